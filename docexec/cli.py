@@ -1,0 +1,89 @@
+"""``python -m docexec check`` and ``python -m docexec fix`` (what ``make fix`` calls).
+
+``check`` runs every snippet and prints each problem as ``path:line: reason``; exit status 1 when
+there is any. ``fix`` runs every snippet and rewrites its stale or missing claims in place, printing
+each change; it never writes to a snippet that does not parse or that failed to run, and a second
+run changes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from . import claims
+from .session import Session, run_problem
+from .snippets import SNIPPETS_DIR, discover
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a crash leaves either the old or the new file."""
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+def _show(lines: list[str] | None) -> str:
+    if lines is None:
+        return "(no claim)"
+    return " | ".join(lines) if len(lines) <= 3 else " | ".join(lines[:3]) + f" | … ({len(lines)} lines)"
+
+
+def fix(session: Session, paths: list[str], out=sys.stdout) -> int:
+    """Rewrite stale claims of ``paths``; returns the number of snippets left with problems."""
+    session.run(paths)
+    left = 0
+    for path in paths:
+        result = session.results[path]
+        source = session.source(path)
+        if not result.ok:
+            print(f"{run_problem(result)} (claims not rewritten: the snippet must run first)", file=out)
+            left += 1
+            continue
+        try:
+            new_source, changes = claims.rewrite(source, result.prints)
+        except claims.ClaimSyntaxError as exc:
+            print(f"{path}:{exc.line}: {exc} (file left untouched)", file=out)
+            left += 1
+            continue
+        if new_source != source:
+            _write_atomically(session.root / path, new_source)
+        for change in changes:
+            print(f"{path}:{change.line}: {_show(change.before)}  =>  {_show(change.after)}", file=out)
+        remaining = claims.check(path, new_source, claims.remap_prints(source, new_source, result.prints))
+        for problem in remaining:
+            print(str(problem), file=out)
+        left += bool(remaining)
+    return left
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m docexec", description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["check", "fix"])
+    parser.add_argument("paths", nargs="*", help="snippet files (default: every snippet)")
+    parser.add_argument("--root", default=".", help="repository root (default: current directory)")
+    args = parser.parse_args(argv)
+    root = Path(args.root).resolve()
+    session = Session(root, SNIPPETS_DIR)
+    paths = [Path(p).resolve().relative_to(root).as_posix() for p in args.paths] or discover(root)
+    if args.command == "fix":
+        left = fix(session, paths)
+        print(f"docexec fix: {len(paths)} snippet(s) checked, {left} still with problems")
+        return 1 if left else 0
+    session.run(paths)
+    problems = session.problems()
+    for problem in problems:
+        print(problem)
+        if problem.detail:
+            print("    " + problem.detail.replace("\n", "\n    "))
+    print(f"docexec check: {len(paths)} snippet(s), {len(problems)} problem(s)")
+    return 1 if problems else 0

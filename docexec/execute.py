@@ -1,0 +1,150 @@
+"""Run snippets through the worker process and return what each run printed.
+
+The caller (the MkDocs hook, ``python -m docexec``, the tests) never imports torch itself: it
+starts ``python -m docexec.worker`` once per call, which imports torch once and forks one child per
+snippet (see ``docexec.worker`` for why).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_TIMEOUT = 30.0  # seconds a snippet may run before it is stopped
+
+
+class ExecutionError(RuntimeError):
+    """The worker itself failed (not a snippet): it could not start or did not answer."""
+
+
+@dataclass
+class RunResult:
+    """What one snippet's run produced.
+
+    Attributes:
+        path: the snippet's path relative to the repository root, with ``/`` separators.
+        ok: True when the snippet ran to its end without an exception or a non-zero exit.
+        error_type: the exception class name, or ``Timeout`` / ``Crash`` / ``SystemExit``; "" if ok.
+        error_message: one line saying what went wrong; "" if ok.
+        error_line: the snippet line where it went wrong (0 when unknown).
+        traceback: the formatted traceback ("" when there is none).
+        chunks: every piece of text the run wrote to stdout or stderr, in order, as
+            ``(line, text)`` where ``line`` is the snippet's module-level line that was running
+            (0 if none). Includes ``sys.stdout.write``, warnings, logging and imported modules.
+        prints: the text written by each ``print`` call located in the snippet file, in order, as
+            ``(line, text)`` where ``line`` is a line inside that call.
+        raw: output written below Python (C code writing to file descriptors 1 and 2).
+        versions: ``{"torch": ..., "python": ...}`` of the interpreter that ran it.
+        seconds: wall-clock run time of the snippet alone.
+    """
+
+    path: str
+    ok: bool
+    error_type: str = ""
+    error_message: str = ""
+    error_line: int = 0
+    traceback: str = ""
+    chunks: list[tuple[int, str]] = field(default_factory=list)
+    prints: list[tuple[int, str]] = field(default_factory=list)
+    raw: str = ""
+    versions: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def output(self) -> str:
+        """All text the run wrote, in order (Python-level output, then C-level output)."""
+        return "".join(text for _, text in self.chunks) + self.raw
+
+    @classmethod
+    def from_worker(cls, data: dict) -> "RunResult":
+        """Build a result from one JSON line written by ``docexec.worker``."""
+        end = data.get("end") or {}
+        chunks, prints = [], []
+        for event in data.get("events", []):
+            if "o" in event:
+                chunks.append((int(event.get("l", 0)), event["o"]))
+            elif "p" in event:
+                prints.append((int(event.get("l", 0)), event["p"]))
+        return cls(
+            path=data["path"],
+            ok=end.get("status") == "ok",
+            error_type=end.get("type", ""),
+            error_message=end.get("message", ""),
+            error_line=int(end.get("line", 0) or 0),
+            traceback=end.get("traceback", ""),
+            chunks=chunks,
+            prints=prints,
+            raw=data.get("raw", ""),
+            versions=data.get("versions", {}),
+            seconds=float(data.get("seconds", 0.0)),
+        )
+
+
+def run_snippets(
+    root: Path,
+    paths: list[str],
+    *,
+    jobs: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    timeouts: dict[str, float] | None = None,
+    python: str | None = None,
+) -> dict[str, RunResult]:
+    """Execute snippets, each isolated in its own process, torch imported once for all of them.
+
+    Args:
+        root: the repository root; every path is relative to it.
+        paths: snippet paths relative to ``root`` (``snippets/<chapter>/<example>.py``).
+        jobs: how many snippets run at once (default: the number of CPU cores).
+        timeout: seconds each snippet may run before it is stopped and reported.
+        timeouts: per-snippet overrides of ``timeout``, by path.
+        python: the interpreter to use (default: the current one).
+
+    Returns:
+        A dict from path to ``RunResult``, in the order of ``paths``.
+
+    Raises:
+        ExecutionError: the worker could not be started or ended without answering for every snippet.
+    """
+    if not paths:
+        return {}
+    request = {
+        "root": str(Path(root).resolve()),
+        "jobs": jobs or os.cpu_count() or 1,
+        "timeout": timeout,
+        "timeouts": timeouts or {},
+        "snippets": list(paths),
+    }
+    env = dict(os.environ)
+    env["PYTHONHASHSEED"] = "0"
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).resolve().parent.parent)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    )
+    try:
+        proc = subprocess.run(
+            [python or sys.executable, "-m", "docexec.worker"],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=str(root),
+            check=False,
+        )
+    except OSError as exc:
+        raise ExecutionError(f"could not start the snippet worker: {exc}") from exc
+    results: dict[str, RunResult] = {}
+    for line in proc.stdout.splitlines():
+        if line.strip():
+            result = RunResult.from_worker(json.loads(line))
+            results[result.path] = result
+    missing = [p for p in paths if p not in results]
+    if proc.returncode != 0 or missing:
+        tail = proc.stderr.strip().splitlines()[-5:]
+        raise ExecutionError(
+            f"the snippet worker exited with status {proc.returncode} before running "
+            f"{', '.join(missing) or 'all snippets'}: " + " | ".join(tail)
+        )
+    return {p: results[p] for p in paths}

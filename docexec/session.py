@@ -1,0 +1,140 @@
+"""One build's worth of snippet runs: execute, check claims, hand out each include's output.
+
+A ``Session`` is what the MkDocs hook, the Markdown extension, ``python -m docexec`` and the tests
+share, so all of them run the same code on the same results.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import claims
+from .execute import DEFAULT_TIMEOUT, RunResult, run_snippets
+from .problems import DocexecError, Problem
+from .snippets import SNIPPETS_DIR, discover, sections
+
+#: Output longer than this (characters) is cut on the page, with a note saying how much was cut.
+MAX_OUTPUT_CHARS = 20_000
+
+
+class Session:
+    """Runs the snippets of one repository and answers questions about the results.
+
+    Args:
+        root: the repository root (holds ``snippets/``).
+        folder: the snippets folder, relative to ``root``.
+        jobs: snippets run at once (default: CPU cores).
+        timeout: seconds one snippet may run.
+    """
+
+    def __init__(self, root: Path, folder: str = SNIPPETS_DIR, jobs: int | None = None,
+                 timeout: float = DEFAULT_TIMEOUT):
+        self.root = Path(root).resolve()
+        self.folder = folder
+        self.jobs = jobs
+        self.timeout = timeout
+        self.results: dict[str, RunResult] = {}
+        self._ran = False
+
+    def reset(self) -> None:
+        """Forget every result, so the next question runs the snippets again (each rebuild)."""
+        self.results = {}
+        self._ran = False
+
+    def run(self, paths: list[str] | None = None) -> dict[str, RunResult]:
+        """Execute ``paths`` (default: every snippet under the folder) and keep their results."""
+        paths = discover(self.root, self.folder) if paths is None else paths
+        self.results.update(run_snippets(self.root, paths, jobs=self.jobs, timeout=self.timeout))
+        self._ran = True
+        return self.results
+
+    def ensure_run(self) -> None:
+        """Run every snippet once if this session has not run yet."""
+        if not self._ran:
+            self.run()
+
+    def source(self, path: str) -> str:
+        return (self.root / path).read_text(encoding="utf-8")
+
+    def problems(self) -> list[Problem]:
+        """Every failure of the runs so far: snippets that raised, hung or crashed, and claims that do not hold."""
+        found: list[Problem] = []
+        for path, result in self.results.items():
+            if not result.ok:
+                found.append(run_problem(result))
+            found.extend(claims.check(path, self.source(path), result.prints))
+        return found
+
+    def raise_for_problems(self) -> None:
+        """Raise ``DocexecError`` listing every problem, if there is any."""
+        problems = self.problems()
+        if problems:
+            raise DocexecError(problems)
+
+    def versions(self) -> dict[str, str]:
+        """``{"torch": ..., "python": ...}`` of the interpreter that ran the snippets ({} before any run)."""
+        for result in self.results.values():
+            if result.versions:
+                return dict(result.versions)
+        return {}
+
+    def output(self, target: str) -> str:
+        """The output a page shows under ``--8<-- "target"`` (``target`` relative to the folder).
+
+        ``target`` is ``<chapter>/<example>.py`` for the whole run's output, or
+        ``<chapter>/<example>.py:<section>`` for what the lines of that section wrote. Addresses
+        are shown as ``0x…``; output beyond ``MAX_OUTPUT_CHARS`` is cut with a note. Runs the
+        snippets first if needed.
+
+        Raises:
+            KeyError: the target names no snippet or no section of it.
+        """
+        from .snippets import split_target
+
+        self.ensure_run()
+        name, section = split_target(target)
+        path = f"{self.folder}/{name}"
+        if path not in self.results:
+            if not (self.root / path).is_file():
+                raise KeyError(f"no snippet {path}")
+            self.run([path])
+        result = self.results[path]
+        if section is None:
+            text = result.output
+        else:
+            spans = sections(self.source(path))
+            if section not in spans:
+                raise KeyError(f"{path} has no section {section!r}")
+            first, last = spans[section]
+            text = "".join(chunk for line, chunk in result.chunks if first <= line <= last)
+        return truncate(claims.normalize(text).rstrip("\n"))
+
+
+def truncate(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
+    """Cut ``text`` to about ``limit`` characters at a line end, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit)
+    cut = cut if cut > 0 else limit
+    rest = text[cut:].lstrip("\n")
+    return text[:cut] + f"\n[… output cut here: {len(rest):,} more characters, {rest.count(chr(10)) + 1:,} more lines]"
+
+
+def run_problem(result: RunResult) -> Problem:
+    """The problem for a run that did not finish: what happened and where."""
+    if result.error_type in ("Timeout", "Crash", "SystemExit"):
+        message = result.error_message
+    else:
+        message = f"raised {result.error_type}: {result.error_message}".rstrip(": ")
+    return Problem(result.path, result.error_line, message, detail=result.traceback)
+
+
+_SESSIONS: dict[Path, Session] = {}
+
+
+def get_session(root: Path, folder: str = SNIPPETS_DIR) -> Session:
+    """The shared session for a repository root (one per root and folder per process)."""
+    key = Path(root).resolve() / folder
+    if key not in _SESSIONS:
+        _SESSIONS[key] = Session(root, folder)
+    return _SESSIONS[key]

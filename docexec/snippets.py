@@ -1,0 +1,63 @@
+"""Where snippets live and how pages name them.
+
+A snippet is a plain Python file under ``snippets/`` (``snippets/<chapter>/<example>.py``) that runs
+with ``python snippets/<chapter>/<example>.py``. Files whose name starts with ``_`` are helpers that
+snippets import; they are not run on their own. A page includes a snippet, or a named section of
+it, with ``pymdownx.snippets``: ``--8<-- "<chapter>/<example>.py"`` or
+``--8<-- "<chapter>/<example>.py:<section>"``; sections are marked in the snippet by
+``# --8<-- [start:<section>]`` and ``# --8<-- [end:<section>]`` lines (the pymdownx syntax,
+https://facelessuser.github.io/pymdown-extensions/extensions/snippets/#snippet-sections).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SNIPPETS_DIR = "snippets"
+
+# The section marker and include syntax of pymdownx.snippets 13.x (its own regular expressions,
+# reduced to the forms this project uses).
+_SECTION = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(?P<type>start|end)[ \t]*:[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\].*?$")
+INCLUDE = re.compile(r"^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+(?P<q>[\"'])(?P<target>[^\"']+)(?P=q)[ \t]*$")
+
+
+def discover(root: Path, folder: str = SNIPPETS_DIR) -> list[str]:
+    """All runnable snippets under ``root/folder``, as sorted POSIX paths relative to ``root``."""
+    base = Path(root) / folder
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in base.rglob("*.py")
+        if not p.name.startswith("_") and "__pycache__" not in p.parts
+    )
+
+
+def sections(source: str) -> dict[str, tuple[int, int]]:
+    """Named sections of a snippet: name -> (first line, last line) of the code between the markers.
+
+    Lines are 1-based and exclude the marker lines. A section without an end marker runs to the
+    end of the file.
+    """
+    starts: dict[str, int] = {}
+    found: dict[str, tuple[int, int]] = {}
+    lines = source.splitlines()
+    for number, line in enumerate(lines, start=1):
+        match = _SECTION.match(line)
+        if not match:
+            continue
+        name = match.group("name")
+        if match.group("type") == "start":
+            starts.setdefault(name, number + 1)
+        elif name in starts and name not in found:
+            found[name] = (starts[name], number - 1)
+    for name, start in starts.items():
+        found.setdefault(name, (start, len(lines)))
+    return found
+
+
+def split_target(target: str) -> tuple[str, str | None]:
+    """``"ch/x.py:forward"`` -> ``("ch/x.py", "forward")``; ``"ch/x.py"`` -> ``("ch/x.py", None)``."""
+    path, sep, section = target.partition(":")
+    if sep and re.fullmatch(r"[a-z][-_0-9a-z]*", section):
+        return path, section
+    return target, None

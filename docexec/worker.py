@@ -1,0 +1,306 @@
+"""The execution worker: imports torch once, then runs each snippet in a forked child.
+
+Run as ``python -m docexec.worker``. It reads one JSON request from standard input::
+
+    {"root": "/abs/repo", "jobs": 2, "timeout": 30.0,
+     "snippets": ["snippets/computational-graph/opt_in.py", ...]}
+
+and writes one JSON line per finished snippet to standard output (see ``run_child`` for the
+fields), in the order the snippets finish. Nothing else is ever written to its standard output.
+
+Why a fork per snippet: importing torch takes seconds, so the worker pays it once; a forked child
+starts from that already-imported state and any global state a snippet changes
+(``torch.set_grad_enabled(False)``, ``torch.set_default_dtype``, module globals, seeds) dies with
+the child, so the next snippet cannot see it. A child that hangs, exits or crashes is reported as
+that snippet's failure while the others keep running.
+
+This module must not be imported by the MkDocs process (it imports torch); ``docexec.execute``
+talks to it over a pipe.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import linecache
+import os
+import random
+import signal
+import sys
+import tempfile
+import time
+import traceback
+import types
+
+#: Events a child writes, one JSON object per line, to its events file:
+#:   {"o": text, "l": line}   output written to stdout or stderr; ``line`` is the snippet's
+#:                            module-level line that was running (0 if none)
+#:   {"p": text, "l": line}   the text one ``print`` call in the snippet file wrote; ``line`` is the
+#:                            line of that call being executed
+#:   {"end": {...}}           the final status (see ``_finish``)
+
+
+class _Recorder(io.TextIOBase):
+    """A text stream that turns every write into an output event, tagged with the snippet line."""
+
+    def __init__(self, events_fd: int, filename: str, name: str):
+        self._fd = events_fd
+        self._filename = filename
+        self._name = name
+
+    @property
+    def name(self) -> str:  # what some libraries print for sys.stdout.name
+        return self._name
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if text:
+            _emit(self._fd, {"o": text, "l": _module_line(self._filename)})
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def _emit(fd: int, event: dict) -> None:
+    data = (json.dumps(event) + "\n").encode()
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _module_line(filename: str) -> int:
+    """Line of the outermost frame that runs code of ``filename``: the statement being executed."""
+    line = 0
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename == filename:
+            line = frame.f_lineno
+        frame = frame.f_back
+    return line
+
+
+def _install_print(events_fd: int, filename: str) -> None:
+    original = builtins.print
+
+    def print(*args, sep=" ", end="\n", file=None, flush=False):  # noqa: A001 - same name on purpose
+        buffer = io.StringIO()
+        original(*args, sep=sep, end=end, file=buffer)
+        text = buffer.getvalue()
+        caller = sys._getframe(1)
+        if caller.f_code.co_filename == filename:
+            _emit(events_fd, {"p": text, "l": caller.f_lineno})
+        target = sys.stdout if file is None else file
+        target.write(text)
+        if flush:
+            target.flush()
+
+    builtins.print = print
+
+
+def _seed() -> None:
+    """Start every snippet from the same random state (Python, torch, NumPy)."""
+    random.seed(0)
+    import torch
+
+    torch.manual_seed(0)
+    try:
+        import numpy
+
+        numpy.random.seed(0)
+    except ImportError:  # pragma: no cover - numpy is pinned, but a snippet must still run without it
+        pass
+
+
+def run_child(root: str, display: str, events_path: str, raw_path: str, workdir: str) -> None:
+    """Run one snippet in this (forked) process and write its events; never returns.
+
+    ``display`` is the snippet's path relative to ``root`` (``snippets/x/y.py``); it is the file name
+    compiled into the code, so tracebacks and warnings show it and not a machine-specific path.
+    Output written at file-descriptor level (C code) goes to ``raw_path``.
+    """
+    events_fd = os.open(events_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    raw_fd = os.open(raw_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(raw_fd, 1)
+    os.dup2(raw_fd, 2)
+    path = os.path.join(root, display)
+    status: dict = {"status": "ok"}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            source = handle.read()
+        linecache.cache[display] = (len(source), None, source.splitlines(True), display)
+        os.chdir(workdir)
+        sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as this process
+        sys.stdout = _Recorder(events_fd, display, "<stdout>")
+        sys.stderr = _Recorder(events_fd, display, "<stderr>")
+        sys.argv = [display]
+        sys.path.insert(0, os.path.dirname(path))
+        _install_print(events_fd, display)
+        _seed()
+        module = types.ModuleType("__main__")
+        module.__file__ = path
+        module.__builtins__ = builtins
+        sys.modules["__main__"] = module
+        code = compile(source, display, "exec")
+        exec(code, module.__dict__)
+    except SystemExit as exc:
+        if exc.code not in (None, 0):
+            status = {"status": "error", "type": "SystemExit",
+                      "message": f"the snippet called sys.exit({exc.code!r})",
+                      "line": _last_line(exc, display), "traceback": ""}
+    except BaseException as exc:  # noqa: BLE001 - every failure of a snippet is reported
+        status = {"status": "error", "type": type(exc).__name__, "message": str(exc),
+                  "line": _last_line(exc, display),
+                  "traceback": "".join(traceback.format_exception(exc)).rstrip()}
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:  # noqa: BLE001
+        pass
+    _emit(events_fd, {"end": status})
+    os._exit(0)
+
+
+def _last_line(exc: BaseException, display: str) -> int:
+    """The innermost traceback line inside the snippet file (0 when the error came from elsewhere)."""
+    line = 0
+    if isinstance(exc, SyntaxError) and exc.filename == display:
+        return exc.lineno or 0
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == display:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _read_result(display: str, events_path: str, raw_path: str) -> dict:
+    events = []
+    end = None
+    with open(events_path, encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError:  # a half-written last line from a killed child
+                continue
+            if "end" in event:
+                end = event["end"]
+            else:
+                events.append(event)
+    with open(raw_path, "rb") as handle:
+        raw = handle.read().decode("utf-8", "replace")
+    return {"path": display, "events": events, "raw": raw, "end": end}
+
+
+def serve(request: dict, out) -> None:
+    """Run every snippet of ``request`` with at most ``jobs`` children at once; write results to ``out``."""
+    import torch  # noqa: F401 - imported once here so that every forked child starts with it
+
+    try:
+        import numpy  # noqa: F401
+    except ImportError:  # pragma: no cover
+        pass
+    versions = {"torch": torch.__version__, "python": sys.version.split()[0]}
+    root = request["root"]
+    jobs = max(1, int(request.get("jobs", 1)))
+    default_timeout = float(request.get("timeout", 30.0))
+    timeouts = request.get("timeouts", {})
+    pending = list(request["snippets"])
+    running: dict[int, tuple[str, str, float, str, str, float]] = {}
+    scratch = tempfile.mkdtemp(prefix="docexec-")
+    counter = 0
+    while pending or running:
+        while pending and len(running) < jobs:
+            display = pending.pop(0)
+            counter += 1
+            base = os.path.join(scratch, str(counter))
+            os.mkdir(base)
+            workdir = os.path.join(base, "cwd")
+            os.mkdir(workdir)
+            events_path = os.path.join(base, "events.jsonl")
+            raw_path = os.path.join(base, "raw.txt")
+            open(events_path, "w").close()
+            open(raw_path, "w").close()
+            out.flush()
+            pid = os.fork()
+            if pid == 0:  # child
+                try:
+                    run_child(root, display, events_path, raw_path, workdir)
+                finally:
+                    os._exit(70)
+            limit = float(timeouts.get(display, default_timeout))
+            running[pid] = (display, events_path, time.monotonic(), raw_path, base, limit)
+        finished = False
+        for pid in list(running):
+            display, events_path, started, raw_path, base, limit = running[pid]
+            done, wait_status = os.waitpid(pid, os.WNOHANG)
+            timed_out = False
+            if done == 0:
+                if time.monotonic() - started <= limit:
+                    continue
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                timed_out = True
+            del running[pid]
+            finished = True
+            result = _read_result(display, events_path, raw_path)
+            result["versions"] = versions
+            result["seconds"] = round(time.monotonic() - started, 3)
+            if timed_out:
+                result["end"] = {"status": "error", "type": "Timeout",
+                                 "message": f"the snippet ran longer than {limit:g} s and was stopped",
+                                 "line": _last_event_line(result), "traceback": ""}
+            elif result["end"] is None:
+                result["end"] = {"status": "error", "type": "Crash",
+                                 "message": _describe_exit(wait_status),
+                                 "line": _last_event_line(result), "traceback": ""}
+            out.write(json.dumps(result) + "\n")
+            out.flush()
+            _remove_tree(base)
+        if not finished:
+            time.sleep(0.002)
+    _remove_tree(scratch)
+
+
+def _last_event_line(result: dict) -> int:
+    lines = [event.get("l", 0) for event in result["events"] if event.get("l")]
+    return lines[-1] if lines else 0
+
+
+def _describe_exit(wait_status: int) -> str:
+    if os.WIFSIGNALED(wait_status):
+        number = os.WTERMSIG(wait_status)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return f"the interpreter was killed by {name}"
+    return f"the interpreter exited with status {os.WEXITSTATUS(wait_status)} (os._exit or a crash)"
+
+
+def _remove_tree(path: str) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def main() -> None:
+    request = json.load(sys.stdin)
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    # Keep the protocol channel clean: anything the worker itself might print goes to stderr.
+    os.dup2(2, 1)
+    serve(request, out)
+    out.close()
+
+
+if __name__ == "__main__":
+    main()
