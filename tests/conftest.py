@@ -1,0 +1,31 @@
+"""Shared helpers: the repository root and throwaway repositories holding given snippets."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_snippets(root: Path, files: dict[str, str]) -> list[str]:
+    """Write ``{relative path: source}`` under ``root`` (sources are dedented); return the paths."""
+    for rel, source in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source).lstrip("\n"), encoding="utf-8")
+    return list(files)
+
+
+@pytest.fixture
+def site_copy(tmp_path: Path) -> Path:
+    """A copy of everything a site build reads (config, pages, snippets, hooks) in a temp folder."""
+    for name in ("mkdocs.yml",):
+        shutil.copy2(ROOT / name, tmp_path / name)
+    for name in ("docs", "snippets", "hooks", "diagrams"):
+        if (ROOT / name).exists():
+            shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path

@@ -1,0 +1,152 @@
+"""The claim checker and rewriter: pure text in, problems or new text out."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from docexec import claims
+
+
+def src(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def test_inline_claim_and_note_are_read():
+    (site,) = claims.find_print_sites("print(x)  # True -> a note\n")
+    assert (site.claim, site.note, site.expected) == ("True", "a note", ["True"])
+
+
+def test_comment_without_arrow_is_all_claim():
+    (site,) = claims.find_print_sites("print(x)  # tensor([1., 2.])\n")
+    assert site.expected == ["tensor([1., 2.])"] and site.note is None
+
+
+def test_block_claim_lines_and_note_only_comment():
+    source = src("""
+        for i in range(2):
+            print(i)  # -> runs twice
+            #> 0
+            #> 1
+        print("after")  # after
+        """)
+    first, second = claims.find_print_sites(source)
+    assert first.note == "runs twice" and first.claim is None and first.expected == ["0", "1"]
+    assert second.expected == ["after"]
+
+
+def test_multiline_print_call_takes_comment_from_its_last_line():
+    source = src("""
+        print(
+            "a",
+            "b",
+        )  # a b
+        """)
+    (site,) = claims.find_print_sites(source)
+    assert (site.line, site.end_line, site.expected) == (1, 4, ["a b"])
+    assert claims.check("s.py", source, [(2, "a b\n")]) == []
+
+
+def test_matching_claim_passes_and_mismatch_names_file_and_line():
+    source = "x = 1\nprint(x)  # 1\nprint(x + 1)  # 3 -> wrong on purpose\n"
+    problems = claims.check("snippets/a/b.py", source, [(2, "1\n"), (3, "2\n")])
+    assert [str(p) for p in problems] == [
+        "snippets/a/b.py:3: claim does not hold: claimed '3', printed '2' (run `make fix` to update it)"]
+
+
+def test_ellipsis_matches_any_text():
+    assert claims.matches(["tensor(..., grad_fn=<MulBackward0>)"], ["tensor(6., grad_fn=<MulBackward0>)"])
+    assert claims.matches(["<MulBackward0 ...>"], ["<MulBackward0 object at 0x7f03b095d810>"])
+    assert not claims.matches(["<AddBackward0 ...>"], ["<MulBackward0 object at 0x7f03b095d810>"])
+
+
+def test_addresses_never_decide_a_match():
+    assert claims.matches(["<Foo object at 0x7f0000000000>"], ["<Foo object at 0x55d1c0ffee12>"])
+    assert claims.normalize("at 0x7f03b095d810>") == "at 0x…>"
+    assert not claims.matches(["<Foo object at 0x7f0000000000>"], ["<Bar object at 0x7f0000000000>"])
+
+
+def test_multiline_and_repeated_prints_are_joined_in_order():
+    source = src("""
+        for i in range(3):
+            print(i)
+            #> 0
+            #> 1
+            #> 2
+        print("a\\nb")
+        #> a
+        #> b
+        """)
+    assert claims.check("s.py", source, [(2, "0\n"), (2, "1\n"), (2, "2\n"), (6, "a\nb\n")]) == []
+    problems = claims.check("s.py", source, [(2, "0\n"), (2, "2\n"), (6, "a\nb\n")])
+    assert len(problems) == 1 and problems[0].line == 2
+
+
+def test_missing_claim_and_print_that_never_ran_are_problems():
+    source = "if False:\n    print(1)  # 1\nprint(2)\n"
+    problems = claims.check("s.py", source, [(3, "2\n")])
+    assert [(p.line, "never ran" in p.message, "no output claim" in p.message) for p in problems] == [
+        (2, True, False), (3, False, True)]
+
+
+def test_syntax_error_is_reported_with_its_line():
+    (problem,) = claims.check("s.py", "print(1)  # 1\nprint(\n", [])
+    assert problem.line == 2 and "does not parse" in problem.message
+
+
+def test_two_prints_on_one_line_are_refused():
+    with pytest.raises(claims.ClaimSyntaxError, match="two print calls"):
+        claims.find_print_sites("print(1); print(2)  # 1\n")
+
+
+def test_rewrite_updates_stale_claims_keeps_notes_and_matching_claims():
+    source = src("""
+        print(a)  # 1 -> the note stays
+        print(b)  # <X ...> -> a pattern that still holds stays as written
+        print(c)
+        """)
+    prints = [(1, "2\n"), (2, "<X object at 0x7f03b095d810>\n"), (3, "3\n")]
+    new, changes = claims.rewrite(source, prints)
+    assert new == src("""
+        print(a)  # 2 -> the note stays
+        print(b)  # <X ...> -> a pattern that still holds stays as written
+        print(c)  # 3
+        """)
+    assert [(c.line, c.before, c.after) for c in changes] == [(1, ["1"], ["2"]), (3, None, ["3"])]
+    assert claims.rewrite(new, prints) == (new, [])  # a second run changes nothing
+
+
+def test_rewrite_moves_multiline_output_to_block_lines_and_back():
+    source = src("""
+        def show():
+            print(t)  # wrong -> a note
+        show()
+        """)
+    new, _ = claims.rewrite(source, [(2, "line one\n  line two\n")])
+    assert new == src("""
+        def show():
+            print(t)  # -> a note
+            #> line one
+            #>   line two
+        show()
+        """)
+    prints = claims.remap_prints(source, new, [(2, "line one\n  line two\n")])
+    assert claims.check("s.py", new, prints) == []
+    newer, _ = claims.rewrite(new, [(2, "single\n")])
+    assert newer == src("""
+        def show():
+            print(t)  # single -> a note
+        show()
+        """)
+
+
+def test_rewrite_uses_block_form_for_text_containing_an_arrow():
+    new, _ = claims.rewrite("print(s)\n", [(1, "a -> b\n")])
+    assert new == "print(s)\n#> a -> b\n"
+    assert claims.check("s.py", new, [(1, "a -> b\n")]) == []
+
+
+def test_rewrite_refuses_a_source_that_does_not_parse():
+    with pytest.raises(claims.ClaimSyntaxError):
+        claims.rewrite("print(1\n", [])

@@ -1,0 +1,136 @@
+"""Running snippets: captured output, isolation between snippets, and failures with file:line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docexec import claims
+from docexec.execute import run_snippets
+from docexec.session import Session
+
+from .conftest import write_snippets
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> tuple[Path, dict]:
+    """One worker run over every fixture snippet below (torch is imported once for all)."""
+    root = tmp_path_factory.mktemp("repo")
+    paths = write_snippets(root, {
+        "snippets/t/a_changes_globals.py": """
+            import os
+            import torch
+            torch.set_grad_enabled(False)
+            torch.set_default_dtype(torch.float64)
+            leaked = "from a"
+            open("written_by_a.txt", "w").write("x")
+            print(os.getppid())
+            """,
+        "snippets/t/b_sees_defaults.py": """
+            import os
+            import sys
+            torch_was_loaded = "torch" in sys.modules
+            import torch
+            print(torch.is_grad_enabled(), torch.get_default_dtype())  # True torch.float32
+            print("leaked" in globals(), os.path.exists("written_by_a.txt"))  # False False
+            print(torch_was_loaded)  # True -> imported once by the worker, before the snippet
+            print(os.getppid())  # ... -> the worker's pid
+            """,
+        "snippets/t/streams.py": """
+            import logging
+            import sys
+            import warnings
+            import helper_module
+            print("one")
+            sys.stdout.write("two\\n")
+            sys.stderr.write("three\\n")
+            warnings.warn("four")
+            logging.warning("five")
+            helper_module.shout()
+            """,
+        "snippets/t/helper_module.py": """
+            def shout():
+                print("six")
+            """,
+        "snippets/t/addresses.py": """
+            class Thing:
+                pass
+            t = Thing()
+            print(repr(t))  # <__main__.Thing object at 0x...>
+            print(str(t))  # <__main__.Thing object at 0x7f0000000000>
+            print(f"value: {t}")  # value: <__main__.Thing object at 0x…>
+            """,
+        "snippets/t/raises.py": """
+            import torch
+            x = torch.ones(2)
+            def inner():
+                raise ValueError("broken on purpose")
+            inner()
+            """,
+    })
+    return root, run_snippets(root, paths, jobs=1)
+
+
+def test_global_state_of_one_snippet_does_not_reach_the_next(runs):
+    root, results = runs
+    b = results["snippets/t/b_sees_defaults.py"]
+    assert b.ok, b.traceback
+    source = (root / "snippets/t/b_sees_defaults.py").read_text()
+    assert [str(p) for p in claims.check(b.path, source, b.prints)] == []
+
+
+def test_torch_is_imported_once_by_one_worker(runs):
+    _, results = runs
+    a_parent = results["snippets/t/a_changes_globals.py"].prints[-1][1]
+    b_parent = results["snippets/t/b_sees_defaults.py"].prints[-1][1]
+    assert a_parent == b_parent  # both children were forked by the same worker
+
+
+def test_files_written_by_a_snippet_stay_out_of_the_repository(runs):
+    root, _ = runs
+    assert not list(root.rglob("written_by_a.txt"))
+
+
+def test_every_kind_of_output_is_captured_in_order(runs):
+    _, results = runs
+    output = results["snippets/t/streams.py"].output
+    lines = output.splitlines()
+    assert lines[0:3] == ["one", "two", "three"]
+    assert lines[3] == "snippets/t/streams.py:8: UserWarning: four"
+    assert lines[5:7] == ["WARNING:root:five", "six"]
+
+
+def test_output_is_attributed_to_the_snippet_line_that_ran(runs):
+    _, results = runs
+    chunks = results["snippets/t/streams.py"].chunks
+    assert [line for line, text in chunks if text == "six\n"] == [10]
+
+
+def test_addresses_in_repr_str_and_fstrings_never_decide_a_match(runs):
+    root, results = runs
+    result = results["snippets/t/addresses.py"]
+    assert "0x" in result.output and "0x…" not in result.output  # real addresses were printed
+    source = (root / "snippets/t/addresses.py").read_text()
+    assert claims.check(result.path, source, result.prints) == []
+
+
+def test_a_snippet_that_raises_is_reported_with_file_line_and_exception(runs):
+    root, results = runs
+    session = Session(root)
+    session.results = {"snippets/t/raises.py": results["snippets/t/raises.py"]}
+    (problem,) = session.problems()
+    assert str(problem) == "snippets/t/raises.py:4: raised ValueError: broken on purpose"
+    assert 'File "snippets/t/raises.py", line 5' in problem.detail
+
+
+def test_snippet_runs_with_python_alone(tmp_path):
+    """The claims mechanism needs nothing inside the snippet: it runs with plain python too."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    path = ROOT / "snippets/computational-graph/opt_in.py"
+    proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.splitlines()[0] == "True"

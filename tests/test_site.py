@@ -1,0 +1,108 @@
+"""Strict builds of the whole site, checked on the HTML, and builds that must fail."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+
+def mkdocs_build(root: Path, site: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        capture_output=True, text=True, cwd=root, env=env,
+    )
+
+
+def text_of(page: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    proc = mkdocs_build(ROOT, out)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return out
+
+
+def chapter_pages() -> list[Path]:
+    return sorted(p for p in (ROOT / "docs").glob("[0-9][0-9]-*.md"))
+
+
+def test_home_page_links_every_chapter_and_nothing_missing(site):
+    home = (site / "index.html").read_text(encoding="utf-8")
+    for page in chapter_pages():
+        assert f'href="{page.stem}/"' in home
+    assert "01-computational-graph/" in home
+
+
+@pytest.mark.parametrize("page", [p.stem for p in chapter_pages()])
+def test_every_example_on_a_chapter_is_followed_by_its_output(site, page):
+    source = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
+    includes = re.findall(r'^\s*--8<-- "[^"]+"\s*$', source, re.M)
+    built = (site / page / "index.html").read_text(encoding="utf-8")
+    outputs = re.findall(r'<span class="filename">Output</span>', built)
+    assert includes and len(outputs) == len(includes)
+    assert "PyTorch 2.13.0" in text_of(built)
+
+
+@pytest.mark.parametrize("name", ["index.html", "01-computational-graph/index.html", "contributing/index.html"])
+def test_no_traceback_no_raw_address_no_include_line(site, name):
+    built = text_of((site / name).read_text(encoding="utf-8"))
+    assert "Traceback (most recent call last)" not in built
+    assert not re.search(r"0x[0-9a-fA-F]{6,}", built)
+    if name != "contributing/index.html":  # that page teaches the include syntax itself
+        assert not re.search(r"^\s*-+8<-+\s", built, re.M)
+
+
+def test_chapter_shows_real_outputs(site):
+    built = text_of((site / "01-computational-graph/index.html").read_text(encoding="utf-8"))
+    assert "tensor(7., grad_fn=&lt;AddBackward0&gt;)" in built or "tensor(7., grad_fn=<AddBackward0>)" in built
+    assert "element 0 of tensors does not require grad and does not have a grad_fn" in built
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_a_broken_claim_fails_the_build_with_file_and_line(site_copy, tmp_path):
+    snippet = site_copy / "snippets/computational-graph/opt_in.py"
+    _replace(snippet, "print(x.requires_grad)  # True", "print(x.requires_grad)  # False")
+    _replace(site_copy / "snippets/computational-graph/graph_build.py", "False False", "True False")
+    before = {p: p.read_bytes() for p in (site_copy / "snippets").rglob("*.py")}
+    proc = mkdocs_build(site_copy, tmp_path / "out")
+    assert proc.returncode != 0
+    log = proc.stderr + proc.stdout
+    assert ("snippets/computational-graph/opt_in.py:4: claim does not hold: "
+            "claimed 'False', printed 'True'") in log
+    assert "snippets/computational-graph/graph_build.py:11: claim does not hold" in log  # all failures listed
+    assert "2 problem(s) in 2 snippet(s)" in log
+    assert {p: p.read_bytes() for p in before} == before  # a failed build leaves sources untouched
+    assert not (tmp_path / "out" / "index.html").exists()
+
+
+def test_a_snippet_that_raises_fails_the_build_with_file_line_and_exception(site_copy, tmp_path):
+    _replace(site_copy / "snippets/computational-graph/opt_in.py", "w = torch.tensor([4.0])",
+             "w = torch.tensor([4.0]) + undefined_name")
+    proc = mkdocs_build(site_copy, tmp_path / "out")
+    assert proc.returncode != 0
+    assert "snippets/computational-graph/opt_in.py:8: raised NameError: name 'undefined_name' is not defined" in proc.stderr
+
+
+def test_a_missing_snippet_fails_the_build(site_copy, tmp_path):
+    _replace(site_copy / "docs/01-computational-graph.md", '"computational-graph/opt_in.py"',
+             '"computational-graph/no_such_file.py"')
+    proc = mkdocs_build(site_copy, tmp_path / "out")
+    assert proc.returncode != 0
+    assert "no_such_file.py" in proc.stderr

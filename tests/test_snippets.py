@@ -1,0 +1,39 @@
+"""Every snippet of the site runs and every claim in it holds (one test per snippet)."""
+
+from __future__ import annotations
+
+import pytest
+
+from docexec import claims
+from docexec.session import Session, run_problem
+from docexec.snippets import discover
+
+from .conftest import ROOT
+
+SNIPPETS = discover(ROOT)
+
+
+@pytest.fixture(scope="module")
+def session() -> Session:
+    session = Session(ROOT)
+    session.run()
+    return session
+
+
+def test_there_are_snippets():
+    assert len(SNIPPETS) >= 8
+
+
+@pytest.mark.parametrize("path", SNIPPETS)
+def test_snippet_runs_and_its_claims_hold(session, path):
+    result = session.results[path]
+    assert result.ok, f"{run_problem(result)}\n{result.traceback}"
+    problems = claims.check(path, session.source(path), result.prints)
+    assert not problems, "\n".join(map(str, problems))
+    assert claims.find_print_sites(session.source(path)), f"{path} prints nothing for the page to show"
+
+
+def test_every_snippet_is_included_by_some_page():
+    pages = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").rglob("*.md"))
+    missing = [p for p in SNIPPETS if f'"{p.removeprefix("snippets/")}' not in pages]
+    assert not missing, f"snippets no page includes: {missing}"
