@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import claims
+from . import claims, figures
 from .session import Session, run_problem
 from .snippets import SNIPPETS_DIR, discover
 
@@ -63,6 +63,9 @@ def fix(session: Session, paths: list[str], out=sys.stdout) -> int:
         for problem in remaining:
             print(str(problem), file=out)
         left += bool(remaining)
+    if all(r.ok for r in session.results.values()):
+        for change in figures.sync(session.root, session.graphs(), set(session.results), session.folder):
+            print(change, file=out)
     return left
 
 

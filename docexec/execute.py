@@ -40,6 +40,9 @@ class RunResult:
         raw: output written below Python (C code writing to file descriptors 1 and 2).
         versions: ``{"torch": ..., "python": ...}`` of the interpreter that ran it.
         seconds: wall-clock run time of the snippet alone.
+        graph_dot: DOT text of the autograd graph its tensors held when it finished ("" if none),
+            from ``docexec.graph.to_dot``.
+        graph_alt: that graph in words (``docexec.graph.describe``), for alt text.
     """
 
     path: str
@@ -53,6 +56,8 @@ class RunResult:
     raw: str = ""
     versions: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    graph_dot: str = ""
+    graph_alt: str = ""
 
     @property
     def output(self) -> str:
@@ -63,9 +68,11 @@ class RunResult:
     def from_worker(cls, data: dict) -> "RunResult":
         """Build a result from one JSON line written by ``docexec.worker``."""
         end = data.get("end") or {}
-        chunks, prints = [], []
+        chunks, prints, graph = [], [], {}
         for event in data.get("events", []):
-            if "o" in event:
+            if "graph" in event:
+                graph = event["graph"]
+            elif "o" in event:
                 chunks.append((int(event.get("l", 0)), event["o"]))
             elif "p" in event:
                 prints.append((int(event.get("l", 0)), event["p"]))
@@ -81,6 +88,8 @@ class RunResult:
             raw=data.get("raw", ""),
             versions=data.get("versions", {}),
             seconds=float(data.get("seconds", 0.0)),
+            graph_dot=graph.get("dot", ""),
+            graph_alt=graph.get("alt", ""),
         )
 
 

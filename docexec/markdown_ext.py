@@ -27,16 +27,21 @@ Options:
 from __future__ import annotations
 
 import re
+import uuid
+from html import escape
 from pathlib import Path
 
 from markdown import Extension
 from markdown.preprocessors import Preprocessor
 
+from . import figures
 from .session import get_session
-from .snippets import INCLUDE
+from .snippets import INCLUDE, split_target
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*)$")
 _TITLE = re.compile(r"^#[ \t]+\S")
+# A concept diagram: an image line whose target is a hand-written DOT file under diagrams/.
+_DIAGRAM = re.compile(r'^(?P<indent>[ \t]*)!\[(?P<alt>[^\]]+)\]\((?P<path>diagrams/[^)\s]+\.dot)(?:[ \t]+"(?P<caption>[^"]*)")?\)[ \t]*$')
 
 
 class SnippetOutputPreprocessor(Preprocessor):
@@ -47,39 +52,116 @@ class SnippetOutputPreprocessor(Preprocessor):
         self.root = root
         self.base_path = base_path
         self.versions_note = versions_note
+        self.marker = "docexec-figure-" + uuid.uuid4().hex + "-"
+        self.pending: list[str] = []
 
     def run(self, lines: list[str]) -> list[str]:
+        self.pending = []
         session = get_session(self.root, self.base_path)
+        fences = list(self._include_fences(lines))
+        last_fence_of = {}
+        for number, (_, _, _, targets) in enumerate(fences):
+            for target in targets:
+                last_fence_of[split_target(target)[0]] = number
+        by_end = {end: (number, indent, targets) for number, (_, end, indent, targets) in enumerate(fences)}
+        fenced = {i for start, end, _, _ in _fences(lines) for i in range(start, end + 1)}
         out: list[str] = []
-        included = False
-        index = 0
-        while index < len(lines):
-            line = lines[index]
-            opening = _FENCE_OPEN.match(line)
-            if not opening:
-                out.append(line)
-                index += 1
+        for index, line in enumerate(lines):
+            diagram = _DIAGRAM.match(line)
+            if diagram and index not in fenced:
+                out.extend(self._concept_figure(diagram))
                 continue
-            start = index
-            indent, fence = opening.group("indent"), opening.group("fence")
-            close = re.compile(rf"^{re.escape(indent)}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-            end = index + 1
-            while end < len(lines) and not close.match(lines[end]):
-                end += 1
-            out.extend(lines[start: end + 1])
-            index = end + 1
-            body = [b for b in lines[start + 1: end] if b.strip()]
-            language = opening.group("info").split()[0] if opening.group("info").split() else ""
-            targets = [INCLUDE.match(b) for b in body]
-            if language not in ("python", "py") or not body or not all(targets):
+            out.append(line)
+            if index not in by_end:
                 continue
-            included = True
-            text = "\n".join(session.output(m.group("target")) for m in targets if m).strip("\n")
+            number, indent, targets = by_end[index]
+            text = "\n".join(session.output(t) for t in targets).strip("\n")
             if text:
                 out.extend(_output_block(text, indent))
-        if included and self.versions_note:
+            for target in targets:
+                name = split_target(target)[0]
+                result = session.results.get(f"{self.base_path}/{name}")
+                if last_fence_of[name] == number and result is not None and result.graph_dot:
+                    out.extend(self._snippet_figure(name, result, indent))
+        if fences and self.versions_note:
             out = _add_versions_note(out, session.versions())
         return out
+
+    def _include_fences(self, lines: list[str]):
+        """Yield ``(start, end, indent, targets)`` for each python fence that only includes snippets."""
+        for start, end, indent, info in _fences(lines):
+            matches = [INCLUDE.match(b) for b in lines[start + 1: end] if b.strip()]
+            if not info or info[0] not in ("python", "py") or not matches or not all(matches):
+                continue
+            targets = [m.group("target") for m in matches]
+            if all((self.root / self.base_path / split_target(t)[0]).is_file() for t in targets):
+                yield start, end, indent, targets
+
+    def _stash(self, html: str, indent: str) -> list[str]:
+        # Python-Markdown's whitespace normalizer (priority 30) strips stash placeholders, so leave a
+        # marker line here and let FigurePlaceholderPreprocessor (priority 29) stash the HTML.
+        self.pending.append(html)
+        return ["", f"{indent}{self.marker}{len(self.pending) - 1}", ""]
+
+    def _snippet_figure(self, name: str, result, indent: str) -> list[str]:
+        alt = f"Autograd graph: {result.graph_alt}" if result.graph_alt else "Autograd graph"
+        caption = (f"The autograd graph that <code>{escape(Path(name).name)}</code> left behind, drawn from this "
+                   "build's run. Arrows follow the forward pass; <code>backward()</code> walks them in reverse.")
+        return self._stash(_figure(figures.render_svg(result.graph_dot, _slug(name)), alt, caption), indent)
+
+    def _concept_figure(self, match: re.Match) -> list[str]:
+        path = self.root / match.group("path")
+        if not path.is_file():
+            raise FileNotFoundError(f"{match.group('path')}: no such diagram (named in a page as an image)")
+        svg = figures.render_svg(path.read_text(encoding="utf-8"), _slug(match.group("path")))
+        caption = escape(match.group("caption") or "")
+        return self._stash(_figure(svg, match.group("alt"), caption), match.group("indent"))
+
+
+class FigurePlaceholderPreprocessor(Preprocessor):
+    """Replaces the figure marker lines left by ``SnippetOutputPreprocessor`` with stashed HTML."""
+
+    def __init__(self, md, outputs: SnippetOutputPreprocessor):
+        super().__init__(md)
+        self.outputs = outputs
+
+    def run(self, lines: list[str]) -> list[str]:
+        marker = self.outputs.marker
+        out = []
+        for line in lines:
+            stripped = line.strip()
+            if stripped.startswith(marker):
+                html = self.outputs.pending[int(stripped[len(marker):])]
+                line = line[: len(line) - len(line.lstrip())] + self.md.htmlStash.store(html)
+            out.append(line)
+        return out
+
+
+def _fences(lines: list[str]):
+    """Yield ``(start, end, indent, info words)`` for every fenced block (an unclosed one runs to the end)."""
+    index = 0
+    while index < len(lines):
+        opening = _FENCE_OPEN.match(lines[index])
+        if not opening:
+            index += 1
+            continue
+        start, indent, fence = index, opening.group("indent"), opening.group("fence")
+        close = re.compile(rf"^{re.escape(indent)}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+        end = start + 1
+        while end < len(lines) and not close.match(lines[end]):
+            end += 1
+        index = end + 1
+        yield start, min(end, len(lines) - 1), indent, opening.group("info").split()
+
+
+def _figure(svg: str, alt: str, caption: str) -> str:
+    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(alt, quote=True)}" ', 1)
+    caption_html = f"<figcaption>{caption}</figcaption>" if caption else ""
+    return f'<figure class="docexec-figure">\n{svg}\n{caption_html}</figure>'
+
+
+def _slug(name: str) -> str:
+    return "fig-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
 def _output_block(text: str, indent: str) -> list[str]:
@@ -112,12 +194,10 @@ class SnippetOutputExtension(Extension):
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md):  # noqa: N802 - Python-Markdown's name
-        md.preprocessors.register(
-            SnippetOutputPreprocessor(md, Path(self.getConfig("root")).resolve(), self.getConfig("base_path"),
-                                      bool(self.getConfig("versions_note"))),
-            "docexec_output",
-            34,
-        )
+        outputs = SnippetOutputPreprocessor(md, Path(self.getConfig("root")).resolve(), self.getConfig("base_path"),
+                                            bool(self.getConfig("versions_note")))
+        md.preprocessors.register(outputs, "docexec_output", 34)
+        md.preprocessors.register(FigurePlaceholderPreprocessor(md, outputs), "docexec_figures", 29)
 
 
 def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's entry point name

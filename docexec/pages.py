@@ -13,7 +13,8 @@ import markdown
 from .markdown_ext import SnippetOutputExtension
 
 
-def expand(page: Path, root: Path, base_path: str = "snippets", outputs: bool = True) -> str:
+def expand(page: Path, root: Path, base_path: str = "snippets", outputs: bool = True,
+           include_paths: list[str] | None = None) -> str:
     """Return the text of ``page`` with every ``--8<--`` include replaced by the file it names.
 
     Args:
@@ -21,6 +22,8 @@ def expand(page: Path, root: Path, base_path: str = "snippets", outputs: bool = 
         root: the repository root; ``base_path`` is relative to it.
         base_path: the folder includes are relative to (as ``pymdownx.snippets``' ``base_path``).
         outputs: also insert each snippet's output block (this runs the snippets).
+        include_paths: every folder includes may come from, relative to ``root`` (the
+            ``base_path`` list of ``pymdownx.snippets``; default: ``[base_path]``).
 
     Raises:
         pymdownx.snippets.SnippetMissingError: an include names a missing file or section.
@@ -29,11 +32,13 @@ def expand(page: Path, root: Path, base_path: str = "snippets", outputs: bool = 
 
     root = Path(root).resolve()
     md = markdown.Markdown(extensions=[
-        SnippetExtension(base_path=[str(root / base_path)], check_paths=True, dedent_subsections=True),
+        SnippetExtension(base_path=[str(root / p) for p in (include_paths or [base_path])], check_paths=True,
+                         dedent_subsections=True),
         SnippetOutputExtension(root=str(root), base_path=base_path, versions_note=False),
     ])
     lines = Path(page).read_text(encoding="utf-8").split("\n")
     names = (["docexec_output"] if outputs else []) + ["snippet"]
     for name in names:
         lines = md.preprocessors[name].run(lines)
-    return "\n".join(lines)
+    marker = md.preprocessors["docexec_output"].marker
+    return "\n".join(line for line in lines if not line.strip().startswith(marker))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import claims
+from . import claims, figures
 from .execute import DEFAULT_TIMEOUT, RunResult, run_snippets
 from .problems import DocexecError, Problem
 from .snippets import SNIPPETS_DIR, discover, sections
@@ -63,7 +63,13 @@ class Session:
             if not result.ok:
                 found.append(run_problem(result))
             found.extend(claims.check(path, self.source(path), result.prints))
+        if all(r.ok for r in self.results.values()):
+            found.extend(figures.check(self.root, self.graphs(), set(self.results), self.folder))
         return found
+
+    def graphs(self) -> dict[str, str]:
+        """Snippet path -> DOT text, for every snippet run so far that left a graph to draw."""
+        return {path: r.graph_dot for path, r in self.results.items() if r.ok and r.graph_dot}
 
     def raise_for_problems(self) -> None:
         """Raise ``DocexecError`` listing every problem, if there is any."""

@@ -38,7 +38,8 @@ import types
 #:                            module-level line that was running (0 if none)
 #:   {"p": text, "l": line}   the text one ``print`` call in the snippet file wrote; ``line`` is the
 #:                            line of that call being executed
-#:   {"end": {...}}           the final status (see ``_finish``)
+#:   {"graph": {"dot": text, "alt": text}}   the autograd graph left when the snippet finished
+#:   {"end": {...}}           the final status
 
 
 class _Recorder(io.TextIOBase):
@@ -152,6 +153,7 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         sys.modules["__main__"] = module
         code = compile(source, display, "exec")
         exec(code, module.__dict__)
+        _emit_graph(events_fd, module.__dict__)
     except SystemExit as exc:
         if exc.code not in (None, 0):
             status = {"status": "error", "type": "SystemExit",
@@ -168,6 +170,16 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         pass
     _emit(events_fd, {"end": status})
     os._exit(0)
+
+
+def _emit_graph(events_fd: int, namespace: dict) -> None:
+    """Draw the graph the snippet's named tensors hold when it finishes (see ``docexec.graph``)."""
+    from docexec import graph
+
+    tensors = graph.named_tensors(namespace)
+    took_part = any(t.grad_fn is None and t.requires_grad and t.grad is not None for t in tensors.values())
+    if graph.has_graph(tensors) or took_part:
+        _emit(events_fd, {"graph": {"dot": graph.to_dot(tensors), "alt": graph.describe(tensors)}})
 
 
 def _last_line(exc: BaseException, display: str) -> int:

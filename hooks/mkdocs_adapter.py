@@ -14,6 +14,7 @@ from pathlib import Path
 from mkdocs.exceptions import Abort
 from mkdocs.plugins import get_plugin_logger
 
+from docexec import figures
 from docexec.session import get_session
 
 log = get_plugin_logger("docexec")
@@ -33,7 +34,7 @@ def on_config(config):
 
 
 def on_pre_build(config):
-    """Execute every snippet and check its claims; abort the build listing every problem."""
+    """Execute every snippet, check its claims and diagrams, draw its figure; abort listing every problem."""
     folder = config.mdx_configs.get(EXTENSION, {}).get("base_path", "snippets")
     session = get_session(_root(config), folder)
     session.reset()
@@ -46,6 +47,12 @@ def on_pre_build(config):
     if problems:
         failed = sorted({p.path for p in problems})
         raise Abort(
-            f"{len(problems)} problem(s) in {len(failed)} snippet(s): {', '.join(failed)}. "
-            "Fix the snippet, or run `make fix` if only its claimed output is out of date."
+            f"{len(problems)} problem(s) in {len(failed)} file(s): {', '.join(failed)}. "
+            "Fix the snippet, or run `make fix` if only its claimed output or its diagram is out of date."
         )
+    try:
+        figures.render_many(list(session.graphs().values()))
+        for dot in session.graphs().values():
+            figures.render_svg(dot)
+    except figures.GraphvizError as error:
+        raise Abort(str(error)) from None

@@ -20,12 +20,27 @@ def write_snippets(root: Path, files: dict[str, str]) -> list[str]:
     return list(files)
 
 
+def snippet_base_paths() -> list[str]:
+    """The ``base_path`` list of ``pymdownx.snippets`` in mkdocs.yml (its ``!ENV`` tags ignored)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    for entry in config["markdown_extensions"]:
+        if isinstance(entry, dict) and "pymdownx.snippets" in entry:
+            return list(entry["pymdownx.snippets"]["base_path"])
+    raise AssertionError("mkdocs.yml has no pymdownx.snippets base_path")
+
+
 @pytest.fixture
 def site_copy(tmp_path: Path) -> Path:
     """A copy of everything a site build reads (config, pages, snippets, hooks) in a temp folder."""
     for name in ("mkdocs.yml",):
         shutil.copy2(ROOT / name, tmp_path / name)
-    for name in ("docs", "snippets", "hooks", "diagrams"):
+    for name in ("docs", "snippets", "hooks", "diagrams", "docexec"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path

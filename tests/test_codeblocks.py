@@ -17,7 +17,7 @@ import pytest
 
 from docexec.pages import expand
 
-from .conftest import ROOT
+from .conftest import ROOT, snippet_base_paths
 
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$", re.M)
@@ -48,7 +48,7 @@ def expanded(tmp_path_factory) -> Path:
     for page in PAGES:
         target = folder / page.relative_to(ROOT / "docs")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(expand(page, ROOT), encoding="utf-8")
+        target.write_text(expand(page, ROOT, include_paths=snippet_base_paths()), encoding="utf-8")
     (folder / "README.md").write_text((ROOT / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
     return folder
 

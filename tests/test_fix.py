@@ -30,6 +30,7 @@ def test_fix_rewrites_reports_and_is_idempotent(tmp_path):
     assert out.getvalue().splitlines() == [
         "snippets/c/stale.py:4: tensor(5., grad_fn=<AddBackward0>)  =>  tensor(6., grad_fn=<MulBackward0>)",
         "snippets/c/stale.py:5: (no claim)  =>  <MulBackward0 object at 0x…>",
+        "diagrams/c/stale.dot: written",
     ]
     again = io.StringIO()
     assert fix(Session(tmp_path), ["snippets/c/stale.py"], again) == 0
@@ -48,3 +49,41 @@ def test_fix_never_writes_a_snippet_that_does_not_parse_or_fails(tmp_path):
     report = out.getvalue()
     assert "snippets/c/broken.py:2: " in report and "(claims not rewritten" in report
     assert "snippets/c/raises.py:2: the snippet called sys.exit(4)" in report
+
+
+def test_fix_writes_updates_and_removes_generated_diagrams(tmp_path):
+    snippet = "snippets/c/graph.py"
+    write_snippets(tmp_path, {snippet: """
+        import torch
+        x = torch.tensor(2.0, requires_grad=True)
+        y = x * 3
+        print(y)  # tensor(6., grad_fn=<MulBackward0>)
+        """})
+    dot = tmp_path / "diagrams/c/graph.dot"
+    out = io.StringIO()
+    fix(Session(tmp_path), [snippet], out)
+    assert out.getvalue() == "diagrams/c/graph.dot: written\n"
+    text = dot.read_text()
+    assert text.startswith("// Generated from snippets/c/graph.py by docexec; do not edit.")
+    assert "MulBackward0" in text and "AddBackward0" not in text
+    assert Session(tmp_path).run([snippet]) and not _problems(tmp_path, snippet)
+
+    source = tmp_path / snippet
+    source.write_text(source.read_text().replace("y = x * 3", "y = x + 4"))
+    problems = [str(p) for p in _problems(tmp_path, snippet)]
+    assert problems[0].startswith("snippets/c/graph.py:4: claim does not hold")
+    assert problems[1].startswith("diagrams/c/graph.dot: is stale")
+    out = io.StringIO()
+    fix(Session(tmp_path), [snippet], out)
+    assert out.getvalue().splitlines()[-1] == "diagrams/c/graph.dot: updated" and "AddBackward0" in dot.read_text()
+
+    source.write_text("print(1)  # 1\n")
+    out = io.StringIO()
+    fix(Session(tmp_path), [snippet], out)
+    assert out.getvalue() == "diagrams/c/graph.dot: removed\n" and not dot.exists()
+
+
+def _problems(root, snippet):
+    session = Session(root)
+    session.run([snippet])
+    return session.problems()

@@ -48,7 +48,7 @@ def test_home_page_links_every_chapter_and_nothing_missing(site):
 @pytest.mark.parametrize("page", [p.stem for p in chapter_pages()])
 def test_every_example_on_a_chapter_is_followed_by_its_output(site, page):
     source = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
-    includes = re.findall(r'^\s*--8<-- "[^"]+"\s*$', source, re.M)
+    includes = [t for t in re.findall(r'^\s*--8<-- "([^":]+)[^"]*"\s*$', source, re.M) if (ROOT / "snippets" / t).is_file()]
     built = (site / page / "index.html").read_text(encoding="utf-8")
     outputs = re.findall(r'<span class="filename">Output</span>', built)
     assert includes and len(outputs) == len(includes)
@@ -87,7 +87,7 @@ def test_a_broken_claim_fails_the_build_with_file_and_line(site_copy, tmp_path):
     assert ("snippets/computational-graph/opt_in.py:4: claim does not hold: "
             "claimed 'False', printed 'True'") in log
     assert "snippets/computational-graph/graph_build.py:11: claim does not hold" in log  # all failures listed
-    assert "2 problem(s) in 2 snippet(s)" in log
+    assert "2 problem(s) in 2 file(s)" in log
     assert {p: p.read_bytes() for p in before} == before  # a failed build leaves sources untouched
     assert not (tmp_path / "out" / "index.html").exists()
 
@@ -106,3 +106,60 @@ def test_a_missing_snippet_fails_the_build(site_copy, tmp_path):
     proc = mkdocs_build(site_copy, tmp_path / "out")
     assert proc.returncode != 0
     assert "no_such_file.py" in proc.stderr
+
+
+def generated_diagrams() -> dict[str, str]:
+    """Committed generated DOT files -> the snippet each came from."""
+    from docexec.figures import generated_by
+
+    found = {}
+    for path in sorted((ROOT / "diagrams").rglob("*.dot")):
+        snippet = generated_by(path.read_text(encoding="utf-8").split("\n", 1)[0] + "\n")
+        if snippet:
+            found[path.relative_to(ROOT).as_posix()] = snippet
+    return found
+
+
+def test_every_snippet_with_a_graph_has_a_figure_and_every_figure_is_on_a_page(site):
+    diagrams = generated_diagrams()
+    assert len(diagrams) >= 8
+    shown = 0
+    for page in chapter_pages():
+        source = page.read_text(encoding="utf-8")
+        built = (site / page.stem / "index.html").read_text(encoding="utf-8")
+        included = set(re.findall(r'^\s*--8<-- "([^":]+)', source, re.M))
+        with_graph = {s for s in diagrams.values() if s.removeprefix("snippets/") in included}
+        concepts = re.findall(r"^\s*!\[[^\]]+\]\((diagrams/[^)\s]+\.dot)", source, re.M)
+        figures = re.findall(r'<figure class="docexec-figure">\s*<svg role="img" aria-label="([^"]+)"', built)
+        assert len(figures) == len(with_graph) + len(concepts)
+        for snippet in with_graph:
+            assert f"<code>{Path(snippet).name}</code> left behind" in built
+        shown += len(with_graph)
+    assert shown == len(diagrams)  # no generated figure is left off every page
+
+
+def test_figure_alt_text_states_the_graph_in_words(site):
+    built = (site / "01-computational-graph/index.html").read_text(encoding="utf-8")
+    assert 'aria-label="Autograd graph: x → AccumulateGrad → MulBackward0 (y) → AddBackward0 (z)"' in built
+
+
+def test_a_stale_committed_diagram_fails_the_build_naming_it(site_copy, tmp_path):
+    # Same printed output, different graph: only the figure can notice.
+    _replace(site_copy / "snippets/computational-graph/requires_grad_later.py", "b = (a * 3).sum()", "b = (a + a + a).sum()")
+    proc = mkdocs_build(site_copy, tmp_path / "out")
+    assert proc.returncode != 0
+    assert ("diagrams/computational-graph/requires_grad_later.dot: is stale: snippets/computational-graph/"
+            "requires_grad_later.py now draws a different graph (run `make fix` to update it)") in proc.stderr
+
+
+def test_missing_dot_gives_one_line_reason_with_install_command(site_copy, tmp_path):
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    env_path = str(empty)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "out")],
+        capture_output=True, text=True, cwd=site_copy, env=dict(os.environ, PATH=env_path, NO_MKDOCS_2_WARNING="1"),
+    )
+    assert proc.returncode != 0
+    lines = [line for line in (proc.stdout + proc.stderr).splitlines() if "Graphviz" in line]
+    assert lines and "apt-get install -y graphviz" in lines[0] and "brew install graphviz" in lines[0]

@@ -1,0 +1,161 @@
+"""Graph figures: committed DOT files under ``diagrams/``, kept in step with the runs, drawn as SVG.
+
+* Every snippet whose run leaves a recorded graph has its DOT committed at
+  ``diagrams/<chapter>/<example>.dot`` (``snippets/<chapter>/<example>.py``), with a first line
+  saying it is generated. A committed file that differs from what the snippet now draws, a missing
+  one, and a generated one whose snippet no longer draws anything are problems; ``make fix``
+  writes or removes them (``sync``).
+* DOT files without that first line (``diagrams/concepts/*.dot``) are written by hand.
+* SVG is made at build time by Graphviz's ``dot`` and never committed, because Graphviz writes its
+  own version into every SVG.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .problems import Problem
+
+DIAGRAMS_DIR = "diagrams"
+HEADER = "// Generated from {snippet} by docexec; do not edit. Regenerate it with: make fix\n"
+_HEADER_RE = re.compile(r"^// Generated from (?P<snippet>\S+) by docexec;")
+INSTALL_HINT = ("install Graphviz: sudo apt-get install -y graphviz (Debian/Ubuntu) or brew install graphviz (macOS)")
+
+
+class GraphvizError(RuntimeError):
+    """Graphviz's ``dot`` is missing or could not draw a DOT source; the message is one line."""
+
+
+def diagram_path(snippet: str, snippets_dir: str = "snippets") -> str:
+    """``snippets/<chapter>/<example>.py`` -> ``diagrams/<chapter>/<example>.dot``."""
+    rel = Path(snippet).relative_to(snippets_dir).with_suffix(".dot")
+    return f"{DIAGRAMS_DIR}/{rel.as_posix()}"
+
+
+def committed_text(snippet: str, dot: str) -> str:
+    """The exact text of the committed DOT file for ``snippet``: the generated header, then ``dot``."""
+    return HEADER.format(snippet=snippet) + dot
+
+
+def generated_by(text: str) -> str | None:
+    """The snippet a committed DOT file was generated from, or None for a hand-written one."""
+    match = _HEADER_RE.match(text)
+    return match.group("snippet") if match else None
+
+
+def check(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str = "snippets") -> list[Problem]:
+    """Compare committed DOT files with the graphs the runs drew.
+
+    Args:
+        root: the repository root.
+        graphs: snippet path -> DOT text for every snippet that ran and drew a graph.
+        ran: the snippets that ran (a generated file of one that ran and drew nothing is an orphan).
+        snippets_dir: the snippets folder, relative to ``root``.
+
+    Returns:
+        One problem per missing, stale or orphaned generated DOT file, naming that file.
+    """
+    problems = []
+    for snippet, dot in sorted(graphs.items()):
+        path = diagram_path(snippet, snippets_dir)
+        target = Path(root) / path
+        if not target.is_file():
+            problems.append(Problem(path, 0, f"is missing: {snippet} draws a graph (run `make fix` to write it)"))
+        elif target.read_text(encoding="utf-8") != committed_text(snippet, dot):
+            problems.append(Problem(path, 0, f"is stale: {snippet} now draws a different graph (run `make fix` to update it)"))
+    for path in orphans(root, graphs, ran):
+        problems.append(Problem(path, 0, "was generated from a snippet that no longer draws a graph or no longer "
+                                         "exists (run `make fix` to remove it)"))
+    return problems
+
+
+def orphans(root: Path, graphs: dict[str, str], ran: set[str]) -> list[str]:
+    """Generated DOT files whose snippet is gone, or ran and no longer draws a graph."""
+    return [path for path, snippet in _generated_files(root)
+            if snippet not in graphs and (snippet in ran or not (Path(root) / snippet).is_file())]
+
+
+def _generated_files(root: Path) -> list[tuple[str, str]]:
+    found = []
+    for path in sorted((Path(root) / DIAGRAMS_DIR).rglob("*.dot")):
+        with open(path, encoding="utf-8") as handle:
+            snippet = generated_by(handle.readline())
+        if snippet:
+            found.append((path.relative_to(root).as_posix(), snippet))
+    return found
+
+
+def sync(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str = "snippets") -> list[str]:
+    """Write every missing or stale generated DOT file and delete orphans; return what changed.
+
+    Returns:
+        Lines like ``diagrams/ch/x.dot: written`` / ``updated`` / ``removed``.
+    """
+    changes = []
+    for snippet, dot in sorted(graphs.items()):
+        target = Path(root) / diagram_path(snippet, snippets_dir)
+        text = committed_text(snippet, dot)
+        if target.is_file() and target.read_text(encoding="utf-8") == text:
+            continue
+        verb = "updated" if target.is_file() else "written"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+        changes.append(f"{target.relative_to(root).as_posix()}: {verb}")
+    for path in orphans(root, graphs, ran):
+        (Path(root) / path).unlink()
+        changes.append(f"{path}: removed")
+    return changes
+
+
+_SVG_CACHE: dict[str, str] = {}
+
+
+def render_svg(dot: str, prefix: str = "fig") -> str:
+    """Draw DOT text as an SVG element for inlining in a page.
+
+    The XML prolog, DOCTYPE, Graphviz's version comment and the per-element ``<title>`` tooltips are
+    removed, and every ``id`` gets ``prefix`` so that several figures can share one page.
+    Results are memoised by DOT text (a rebuild under ``mkdocs serve`` reuses them).
+
+    Raises:
+        GraphvizError: ``dot`` is not installed, or rejected the source (its first error line).
+    """
+    key = hashlib.sha256(dot.encode()).hexdigest()
+    if key not in _SVG_CACHE:
+        if shutil.which("dot") is None:
+            raise GraphvizError(f"Graphviz's dot program is not on PATH; {INSTALL_HINT}")
+        proc = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=False)
+        if proc.returncode != 0:
+            first = (proc.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[0]
+            raise GraphvizError(f"dot could not draw the graph: {first}")
+        _SVG_CACHE[key] = proc.stdout.decode()
+    svg = _SVG_CACHE[key]
+    svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
+    svg = re.sub(r"<title>.*?</title>\n?", "", svg, flags=re.S)
+    return re.sub(r'\bid="', f'id="{prefix}-', svg).strip()
+
+
+def render_many(dots: list[str], jobs: int | None = None) -> None:
+    """Draw several DOT sources at once (one ``dot`` process per core) to fill the cache."""
+    todo = [d for d in dict.fromkeys(dots) if hashlib.sha256(d.encode()).hexdigest() not in _SVG_CACHE]
+    if len(todo) > 1:
+        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+            list(pool.map(lambda d: _try(render_svg, d), todo))
+    for dot in todo[:1]:
+        _try(render_svg, dot)
+
+
+def _try(function, *args):
+    try:
+        return function(*args)
+    except GraphvizError:
+        return None

@@ -1,0 +1,173 @@
+"""Draw the autograd graph behind some tensors as Graphviz DOT text.
+
+This file is the one the site uses for every figure, and it is shown whole on the page
+"01 · The Computational Graph", so that readers can copy it: it needs only the standard library
+and whatever tensors you pass it. Turn its text into a picture with Graphviz
+(``dot -Tsvg graph.dot > graph.svg``), or in a notebook with ``graphviz.Source(text)``.
+
+What is drawn (the graph PyTorch records, see https://docs.pytorch.org/docs/stable/autograd.html#autograd-graph):
+
+* every backward Node reachable from the tensors' ``grad_fn`` through ``next_functions``, once,
+  labelled with its class name (``MulBackward0``, ``AccumulateGrad``, ...);
+* every tensor you name, once, with its shape, its dtype when not float32, and whether it is a
+  leaf and requires grad. A leaf is joined to its ``AccumulateGrad`` Node, a non-leaf to its
+  ``grad_fn``. Inputs that need no gradient (constants, detached tensors) get no Node, because
+  PyTorch records none: ``next_functions`` holds ``(None, 0)`` for them.
+
+Arrows point the way the forward pass ran: from a Node to the Node that used its result.
+``backward()`` walks them in the other direction.
+"""
+
+# --8<-- [start:to_dot]
+
+
+def walk(tensors):
+    """Collect the graph behind ``tensors`` (a mapping of name -> tensor, order kept).
+
+    Returns ``(nodes, edges)``: ``nodes`` is a list of ``(id, kind, label)`` with ids ``t0, t1, ...``
+    for tensors and ``n0, n1, ...`` for backward Nodes in order of first visit, ``kind`` one of
+    ``tensor-leaf``, ``tensor-nonleaf``, ``tensor-nograd``, ``accumulate``, ``backward``;
+    ``edges`` is a list of ``(from id, to id, kind)`` with ``kind`` ``flow`` (between Nodes) or
+    ``join`` (between a tensor and its Node). Python's ``id()`` is used only to recognise an object
+    seen before, never in the result, so the same graph always gives the same lists.
+    """
+    nodes, edges, node_ids, tensor_ids, visited = [], [], {}, {}, []
+    for name, tensor in tensors.items():
+        if id(tensor) in tensor_ids:
+            continue
+        tensor_ids[id(tensor)] = f"t{len(tensor_ids)}"
+        kind = "tensor-nonleaf" if tensor.grad_fn is not None else (
+            "tensor-leaf" if tensor.requires_grad else "tensor-nograd")
+        nodes.append((tensor_ids[id(tensor)], kind, _tensor_label(name, tensor)))
+    for tensor in tensors.values():  # depth first from each grad_fn, first input first
+        stack = [tensor.grad_fn] if tensor.grad_fn is not None else []
+        while stack:
+            node = stack.pop()
+            if id(node) in node_ids:
+                continue
+            node_ids[id(node)] = f"n{len(visited)}"
+            visited.append(node)  # keeps the Node alive, so its id() cannot be reused meanwhile
+            name = type(node).__name__
+            nodes.append((node_ids[id(node)], "accumulate" if name == "AccumulateGrad" else "backward", name))
+            stack.extend(reversed([parent for parent, _ in node.next_functions if parent is not None]))
+    for tensor in tensors.values():
+        if tensor.grad_fn is not None and (node_ids[id(tensor.grad_fn)], tensor_ids[id(tensor)], "join") not in edges:
+            edges.append((node_ids[id(tensor.grad_fn)], tensor_ids[id(tensor)], "join"))
+    for node in visited:
+        variable = getattr(node, "variable", None)  # an AccumulateGrad Node holds its leaf
+        if variable is not None and id(variable) in tensor_ids:
+            edges.append((tensor_ids[id(variable)], node_ids[id(node)], "join"))
+        for parent, _ in node.next_functions:
+            if parent is not None:
+                edges.append((node_ids[id(parent)], node_ids[id(node)], "flow"))
+    return nodes, edges
+
+
+def _tensor_label(name, tensor):
+    shape = "scalar" if tensor.dim() == 0 else f"shape {tuple(tensor.shape)}"
+    dtype = str(tensor.dtype).replace("torch.", "")
+    facts = [shape] + ([dtype] if dtype != "float32" else [])
+    kind = "non-leaf" if tensor.grad_fn is not None else "leaf"
+    grad = "requires grad" if tensor.requires_grad else "no grad"
+    return f"{name}\n{' · '.join(facts)}\n{kind} · {grad}"
+
+
+STYLE = {
+    "tensor-leaf": 'shape=box style="rounded,filled" fillcolor="#dbeafe"',
+    "tensor-nonleaf": 'shape=box style="rounded,filled" fillcolor="#ede9fe"',
+    "tensor-nograd": 'shape=box style="rounded,dashed,filled" fillcolor="#f3f4f6"',
+    "accumulate": 'shape=box style=filled fillcolor="#dcfce7"',
+    "backward": 'shape=box style=filled fillcolor="#fef3c7"',
+    "flow": "",
+    "join": 'style=dashed arrowhead=none',
+}
+
+
+def to_dot(tensors, name="autograd"):
+    """Return DOT text for the autograd graph behind ``tensors``.
+
+    Args:
+        tensors: a mapping of variable name -> ``torch.Tensor`` (for example ``{"x": x, "y": y}``);
+            its order decides the order of the figure's boxes.
+        name: the graph's name in the DOT text (letters, digits and ``_`` only).
+
+    Returns:
+        The DOT source as a ``str`` ending in a newline: byte-identical for the same graph.
+    """
+    nodes, edges = walk(tensors)
+    out = [f"digraph {name} {{",
+           '  rankdir=LR bgcolor="transparent" nodesep=0.25 ranksep=0.35',
+           '  node [fontname="Helvetica,Arial,sans-serif" fontsize=11 color="#475569" penwidth=1]',
+           '  edge [color="#475569"]']
+    for node_id, kind, label in nodes:
+        text = label.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        out.append(f'  {node_id} [label="{text}" class="{kind}" {STYLE[kind]}]')
+    for start, end, kind in edges:
+        out.append(f'  {start} -> {end} [class="{kind}"{" " + STYLE[kind] if STYLE[kind] else ""}]')
+    out.append("}")
+    return "\n".join(out) + "\n"
+# --8<-- [end:to_dot]
+
+
+def describe(tensors):
+    """Say in words what ``to_dot`` draws, for alt text: each chain from a leaf to a named result.
+
+    Example: ``"x → AccumulateGrad → MulBackward0 (y) → AddBackward0 (z)"``. Returns "" when
+    ``tensors`` hold no graph.
+    """
+    nodes, edges = walk(tensors)
+    labels = {node_id: label.split("\n")[0] for node_id, _, label in nodes}
+    outputs = {}
+    for start, end, kind in edges:
+        if kind == "join" and end.startswith("t"):
+            outputs.setdefault(start, []).append(labels[end])
+    forward = {}
+    for start, end, kind in edges:
+        if kind == "flow" or (kind == "join" and start.startswith("t")):
+            forward.setdefault(start, []).append(end)
+    targets = {end for ends in forward.values() for end in ends}
+    starts = [node_id for node_id, _, _ in nodes if node_id in forward and node_id not in targets]
+
+    def name(node_id):
+        return labels[node_id] + (f" ({', '.join(outputs[node_id])})" if node_id in outputs else "")
+
+    chains = []
+    for start in starts:
+        paths = [[start]]
+        while paths and len(chains) < 8:
+            path = paths.pop(0)
+            nxt = forward.get(path[-1], [])
+            chain = " → ".join(name(n) for n in path)
+            if not nxt and chain not in chains:
+                chains.append(chain)
+            paths.extend(path + [n] for n in nxt)
+    linked = {end for _, end, _ in edges} | {start for start, _, _ in edges}
+    alone = [labels[i] for i, kind, _ in nodes if kind.startswith("tensor") and i not in linked]
+    text = "; ".join(chains)
+    if alone:
+        text += ("; " if text else "") + "not in the graph: " + ", ".join(alone)
+    return text
+
+
+def named_tensors(namespace):
+    """The tensors among a module's globals (``vars(module)``), in definition order.
+
+    A tensor bound to several names is kept under the first. Names starting with ``_`` are skipped.
+    """
+    found, seen = {}, set()
+    for key, value in list(namespace.items()):
+        if key.startswith("_") or not _is_tensor(value) or id(value) in seen:
+            continue
+        seen.add(id(value))
+        found[key] = value
+    return found
+
+
+def has_graph(tensors):
+    """Whether any of ``tensors`` has a ``grad_fn``: there is a recorded graph to draw."""
+    return any(t.grad_fn is not None for t in tensors.values())
+
+
+def _is_tensor(value):
+    cls = type(value)
+    return any(base.__module__ == "torch" and base.__name__ == "Tensor" for base in cls.__mro__)

@@ -1,0 +1,72 @@
+"""The Markdown extension: outputs after includes, figures after the last include, concept diagrams."""
+
+from __future__ import annotations
+
+import markdown
+import pytest
+
+from docexec.session import get_session
+
+from .conftest import write_snippets
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("md")
+    write_snippets(root, {
+        "snippets/ch/plain.py": """
+            print("hello")  # hello
+            """,
+        "snippets/ch/parts.py": """
+            import torch
+            # --8<-- [start:one]
+            x = torch.tensor(2.0, requires_grad=True)
+            print("first")  # first
+            # --8<-- [end:one]
+            # --8<-- [start:two]
+            y = x * 3
+            print("second")  # second
+            # --8<-- [end:two]
+            """,
+        "diagrams/concepts/c.dot": 'digraph c { a [class="backward"]; a -> b }\n',
+        "other/elsewhere.py": "VALUE = 1\n",
+    })
+    get_session(root).reset()
+    return root
+
+
+def convert(root, text: str) -> str:
+    md = markdown.Markdown(extensions=["admonition", "pymdownx.superfences", "pymdownx.snippets",
+                                       "docexec.markdown_ext"],
+                           extension_configs={"pymdownx.snippets": {"base_path": [str(root / "snippets"),
+                                                                                  str(root / "other")]},
+                                              "docexec.markdown_ext": {"root": str(root)}})
+    return md.convert(text)
+
+
+def test_output_follows_the_include_even_inside_an_admonition(repo):
+    html = convert(repo, '!!! note\n\n    ```python\n    --8<-- "ch/plain.py"\n    ```\n')
+    assert html.count('<span class="filename">Output</span>') == 1
+    assert html.index("admonition") < html.index("Output") and "hello" in html
+
+
+def test_sections_show_only_their_own_output_and_the_figure_comes_after_the_last(repo):
+    html = convert(repo, '# T\n\n```python\n--8<-- "ch/parts.py:one"\n```\n\ntext\n\n```python\n--8<-- "ch/parts.py:two"\n```\n')
+    first, second = html.split("text", 1)
+    assert "first" in first and "second" not in first.split("Output", 1)[1]
+    assert "docexec-figure" not in first and second.count("docexec-figure") == 1
+    assert 'aria-label="Autograd graph: x → AccumulateGrad → MulBackward0 (y)"' in second
+    assert "PyTorch" in html.split("first")[0]  # the versions note under the title
+
+
+def test_concept_diagram_lines_become_figures_but_not_inside_fences(repo):
+    html = convert(repo, '![Two boxes](diagrams/concepts/c.dot "A caption")\n\n```markdown\n'
+                         '![Two boxes](diagrams/concepts/c.dot)\n```\n')
+    assert html.count('<figure class="docexec-figure">') == 1
+    assert 'aria-label="Two boxes"' in html and "<figcaption>A caption</figcaption>" in html
+    assert "diagrams/concepts/c.dot</span>)" in html  # the fenced line is shown as code
+
+
+def test_includes_from_another_folder_get_no_output(repo):
+    html = convert(repo, '```python\n--8<-- "elsewhere.py"\n```\n')
+    assert "VALUE" in html and "Output" not in html
