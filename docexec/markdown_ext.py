@@ -84,7 +84,10 @@ class SnippetOutputPreprocessor(Preprocessor):
                 if last_fence_of[name] == number and result is not None and result.graph_dot:
                     out.extend(self._snippet_figure(name, result, indent))
         if fences and self.versions_note:
-            out = _add_versions_note(out, session.versions())
+            code = " ".join(session.source(f"{self.base_path}/{split_target(t)[0]}")
+                            for _, _, _, targets in fences for t in targets)
+            minutes = reading_minutes([lines[i] for i in range(len(lines)) if i not in fenced], code)
+            out = _add_versions_note(out, session.versions(), minutes)
         return out
 
     def _include_fences(self, lines: list[str]):
@@ -171,11 +174,23 @@ def _output_block(text: str, indent: str) -> list[str]:
     return ["", f'{indent}{fence} text title="Output"', *body, f"{indent}{fence}", ""]
 
 
-def _add_versions_note(lines: list[str], versions: dict[str, str]) -> list[str]:
+#: Reading speed used for the estimate under each chapter title (words per minute); code counts
+#: at half speed. 200 wpm is a common figure for technical prose.
+WORDS_PER_MINUTE = 200
+
+
+def reading_minutes(prose_lines: list[str], code: str) -> int:
+    """Minutes to read a page: its prose words plus half its code words, at ``WORDS_PER_MINUTE``."""
+    words = sum(len(re.findall(r"[A-Za-z0-9_]+", line)) for line in prose_lines)
+    words += len(re.findall(r"[A-Za-z0-9_]+", code)) / 2
+    return max(1, round(words / WORDS_PER_MINUTE))
+
+
+def _add_versions_note(lines: list[str], versions: dict[str, str], minutes: int) -> list[str]:
     if not versions:
         return lines
-    note = (f'<p class="docexec-versions">Every output on this page was produced when the page was '
-            f'built, by PyTorch {versions.get("torch", "?")} on Python {versions.get("python", "?")}.</p>')
+    note = (f'<p class="docexec-versions">{minutes} min read · Every output on this page was produced when '
+            f'the page was built, by PyTorch {versions.get("torch", "?")} on Python {versions.get("python", "?")}.</p>')
     for number, line in enumerate(lines):
         if _TITLE.match(line):
             return lines[: number + 1] + ["", note, ""] + lines[number + 1:]
