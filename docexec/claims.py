@@ -194,13 +194,15 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return _CHECKER.check_output(want, got, doctest.ELLIPSIS)
 
 
-def check(path: str, source: str, prints: list[tuple[int, str]]) -> list[Problem]:
+def check(path: str, source: str, prints: list[tuple[int, str]], complete: bool = True) -> list[Problem]:
     """Compare every claim in a snippet with what its run printed.
 
     Args:
         path: the snippet's path as it should appear in messages (``snippets/x/y.py``).
         source: the snippet's text.
         prints: the run's print records (``RunResult.prints``).
+        complete: False when the run stopped early (an error): prints that never ran are then not
+            reported, since the error already is.
 
     Returns:
         One ``Problem`` per print call with no claim, a claim that does not hold, or a claim on a
@@ -216,6 +218,8 @@ def check(path: str, source: str, prints: list[tuple[int, str]]) -> list[Problem
         got = actual[site.line]
         want = site.expected
         if got is None:
+            if not complete:
+                continue
             if want is not None:
                 problems.append(Problem(path, site.line, "this print never ran, so its claim cannot be checked"))
             else:

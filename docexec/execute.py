@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_TIMEOUT = 30.0  # seconds a snippet may run before it is stopped
+DEFAULT_MEMORY_MB = 4096.0  # MiB of address space a snippet may add to the worker's own
 
 
 class ExecutionError(RuntimeError):
@@ -43,6 +44,7 @@ class RunResult:
         graph_dot: DOT text of the autograd graph its tensors held when it finished ("" if none),
             from ``docexec.graph.to_dot``.
         graph_alt: that graph in words (``docexec.graph.describe``), for alt text.
+        dropped: characters of output written beyond what is recorded (``worker.MAX_RECORDED``).
     """
 
     path: str
@@ -58,6 +60,7 @@ class RunResult:
     seconds: float = 0.0
     graph_dot: str = ""
     graph_alt: str = ""
+    dropped: int = 0
 
     @property
     def output(self) -> str:
@@ -90,6 +93,7 @@ class RunResult:
             seconds=float(data.get("seconds", 0.0)),
             graph_dot=graph.get("dot", ""),
             graph_alt=graph.get("alt", ""),
+            dropped=int(end.get("dropped", 0) or 0),
         )
 
 
@@ -99,7 +103,8 @@ def run_snippets(
     *,
     jobs: int | None = None,
     timeout: float = DEFAULT_TIMEOUT,
-    timeouts: dict[str, float] | None = None,
+    memory_mb: float | None = DEFAULT_MEMORY_MB,
+    options: dict[str, dict[str, float]] | None = None,
     python: str | None = None,
 ) -> dict[str, RunResult]:
     """Execute snippets, each isolated in its own process, torch imported once for all of them.
@@ -109,7 +114,9 @@ def run_snippets(
         paths: snippet paths relative to ``root`` (``snippets/<chapter>/<example>.py``).
         jobs: how many snippets run at once (default: the number of CPU cores).
         timeout: seconds each snippet may run before it is stopped and reported.
-        timeouts: per-snippet overrides of ``timeout``, by path.
+        memory_mb: MiB of memory each snippet may allocate before it is stopped (None: no limit).
+        options: per-snippet overrides, by path: ``{"timeout": s, "memory_mb": MiB}``
+            (see ``docexec.snippets.options``).
         python: the interpreter to use (default: the current one).
 
     Returns:
@@ -124,7 +131,8 @@ def run_snippets(
         "root": str(Path(root).resolve()),
         "jobs": jobs or os.cpu_count() or 1,
         "timeout": timeout,
-        "timeouts": timeouts or {},
+        "memory_mb": memory_mb,
+        "options": options or {},
         "snippets": list(paths),
     }
     env = dict(os.environ)

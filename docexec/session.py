@@ -11,7 +11,7 @@ from pathlib import Path
 from . import claims, figures
 from .execute import DEFAULT_TIMEOUT, RunResult, run_snippets
 from .problems import DocexecError, Problem
-from .snippets import SNIPPETS_DIR, discover, sections
+from .snippets import SNIPPETS_DIR, discover, options, sections
 
 #: Output longer than this (characters) is cut on the page, with a note saying how much was cut.
 MAX_OUTPUT_CHARS = 20_000
@@ -44,7 +44,16 @@ class Session:
     def run(self, paths: list[str] | None = None) -> dict[str, RunResult]:
         """Execute ``paths`` (default: every snippet under the folder) and keep their results."""
         paths = discover(self.root, self.folder) if paths is None else paths
-        self.results.update(run_snippets(self.root, paths, jobs=self.jobs, timeout=self.timeout))
+        per_snippet, bad = {}, {}
+        for path in paths:
+            try:
+                per_snippet[path] = options(self.source(path))
+            except ValueError as exc:
+                bad[path] = RunResult(path=path, ok=False, error_type="Options", error_message=str(exc))
+        runnable = [p for p in paths if p not in bad]
+        self.results.update(run_snippets(self.root, runnable, jobs=self.jobs, timeout=self.timeout,
+                                         options=per_snippet))
+        self.results.update(bad)
         self._ran = True
         return self.results
 
@@ -62,7 +71,7 @@ class Session:
         for path, result in self.results.items():
             if not result.ok:
                 found.append(run_problem(result))
-            found.extend(claims.check(path, self.source(path), result.prints))
+            found.extend(claims.check(path, self.source(path), result.prints, complete=result.ok))
         if all(r.ok for r in self.results.values()):
             found.extend(figures.check(self.root, self.graphs(), set(self.results), self.folder))
         return found
@@ -107,6 +116,8 @@ class Session:
         result = self.results[path]
         if section is None:
             text = result.output
+            if result.dropped:
+                text += f"\n[… {result.dropped:,} more characters were written and not recorded]"
         else:
             spans = sections(self.source(path))
             if section not in spans:
@@ -128,7 +139,7 @@ def truncate(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
 
 def run_problem(result: RunResult) -> Problem:
     """The problem for a run that did not finish: what happened and where."""
-    if result.error_type in ("Timeout", "Crash", "SystemExit"):
+    if result.error_type in ("Timeout", "Crash", "SystemExit", "Options", "MemoryError"):
         message = result.error_message
     else:
         message = f"raised {result.error_type}: {result.error_message}".rstrip(": ")

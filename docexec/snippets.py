@@ -61,3 +61,58 @@ def split_target(target: str) -> tuple[str, str | None]:
     if sep and re.fullmatch(r"[a-z][-_0-9a-z]*", section):
         return path, section
     return target, None
+
+
+_OPTIONS = re.compile(r"^#[ \t]*docexec:[ \t]*(?P<items>.*)$", re.M)
+_KNOWN = {"timeout": float, "memory": float}
+
+
+def options(source: str) -> dict[str, float]:
+    """Per-snippet limits from ``# docexec: timeout=120 memory=8192`` comment lines.
+
+    ``timeout`` is in seconds, ``memory`` in MiB. Returns ``{"timeout": ..., "memory_mb": ...}`` with
+    only the keys given.
+
+    Raises:
+        ValueError: an unknown key or a value that is not a number (the message names it).
+    """
+    found: dict[str, float] = {}
+    for match in _OPTIONS.finditer(source):
+        for item in match.group("items").replace(",", " ").split():
+            key, _, value = item.partition("=")
+            if key not in _KNOWN:
+                raise ValueError(f"unknown docexec option {key!r} (known: timeout, memory)")
+            try:
+                number = _KNOWN[key](value)
+            except ValueError:
+                raise ValueError(f"docexec option {key} needs a number, got {value!r}") from None
+            found["memory_mb" if key == "memory" else key] = number
+    return found
+
+
+def check_includes(text: str, root: Path, base_paths: list[str]) -> list[tuple[int, str]]:
+    """Find ``--8<--`` include lines of a page that name a missing file or section.
+
+    Args:
+        text: the page's Markdown.
+        root: the repository root.
+        base_paths: the folders includes are resolved against, relative to ``root`` (in order, as
+            ``pymdownx.snippets`` does).
+
+    Returns:
+        ``(line, reason)`` pairs, 1-based lines of ``text``. Escaped includes (``;--8<--``) are skipped.
+    """
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = INCLUDE.match(line)
+        if not match:
+            continue
+        name, section = split_target(match.group("target"))
+        candidates = [Path(root) / base / name for base in base_paths]
+        path = next((c for c in candidates if c.is_file()), None)
+        if path is None:
+            found.append((number, f"includes {name!r}, which is not a file under {' or '.join(base_paths)}"))
+        elif section and section not in sections(path.read_text(encoding="utf-8")):
+            found.append((number, f"includes section {section!r} of {name!r}, which has no "
+                                  f"'# --8<-- [start:{section}]' marker"))
+    return found

@@ -2,8 +2,12 @@
 
 Run as ``python -m docexec.worker``. It reads one JSON request from standard input::
 
-    {"root": "/abs/repo", "jobs": 2, "timeout": 30.0,
+    {"root": "/abs/repo", "jobs": 2, "timeout": 30.0, "memory_mb": 4096,
+     "options": {"snippets/x/slow.py": {"timeout": 120, "memory_mb": 8192}},
      "snippets": ["snippets/computational-graph/opt_in.py", ...]}
+
+``timeout`` is in seconds of wall-clock time, ``memory_mb`` in MiB of address space on top of what
+the worker already uses (torch included); both are per snippet.
 
 and writes one JSON line per finished snippet to standard output (see ``run_child`` for the
 fields), in the order the snippets finish. Nothing else is ever written to its standard output.
@@ -21,6 +25,7 @@ talks to it over a pipe.
 from __future__ import annotations
 
 import builtins
+import faulthandler
 import io
 import json
 import linecache
@@ -40,6 +45,11 @@ import types
 #:                            line of that call being executed
 #:   {"graph": {"dot": text, "alt": text}}   the autograd graph left when the snippet finished
 #:   {"end": {...}}           the final status
+
+
+#: Output a snippet may write before the rest is counted but no longer recorded (characters).
+MAX_RECORDED = 16_000_000
+_recorded = {"kept": 0, "dropped": 0}
 
 
 class _Recorder(io.TextIOBase):
@@ -64,7 +74,13 @@ class _Recorder(io.TextIOBase):
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         if text:
-            _emit(self._fd, {"o": text, "l": _module_line(self._filename)})
+            room = MAX_RECORDED - _recorded["kept"]
+            if room <= 0:
+                _recorded["dropped"] += len(text)
+            else:
+                _recorded["kept"] += min(room, len(text))
+                _recorded["dropped"] += max(0, len(text) - room)
+                _emit(self._fd, {"o": text[:room], "l": _module_line(self._filename)})
         return len(text)
 
     def flush(self) -> None:
@@ -97,7 +113,7 @@ def _install_print(events_fd: int, filename: str) -> None:
         text = buffer.getvalue()
         caller = sys._getframe(1)
         if caller.f_code.co_filename == filename:
-            _emit(events_fd, {"p": text, "l": caller.f_lineno})
+            _emit(events_fd, {"p": text[:MAX_RECORDED], "l": caller.f_lineno})
         target = sys.stdout if file is None else file
         target.write(text)
         if flush:
@@ -120,7 +136,21 @@ def _seed() -> None:
         pass
 
 
-def run_child(root: str, display: str, events_path: str, raw_path: str, workdir: str) -> None:
+def _limit_memory(megabytes: float) -> None:
+    """Cap this process's address space at what it uses now plus ``megabytes`` (Linux; no-op elsewhere)."""
+    try:
+        import resource
+
+        with open("/proc/self/status") as status:
+            now = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+        limit = now + int(megabytes * 1024 * 1024)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, OSError, StopIteration, ValueError):  # pragma: no cover - not Linux
+        pass
+
+
+def run_child(root: str, display: str, events_path: str, raw_path: str, workdir: str,
+              memory_mb: float | None = None, timeout: float | None = None) -> None:
     """Run one snippet in this (forked) process and write its events; never returns.
 
     ``display`` is the snippet's path relative to ``root`` (``snippets/x/y.py``); it is the file name
@@ -133,6 +163,11 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     os.dup2(devnull, 0)
     os.dup2(raw_fd, 1)
     os.dup2(raw_fd, 2)
+    # A crash or a timeout leaves a Python traceback in the raw output, so the report can name the line.
+    crash_log = os.fdopen(os.dup(raw_fd), "w")
+    faulthandler.enable(file=crash_log)
+    if timeout:
+        faulthandler.dump_traceback_later(max(0.05, timeout - 0.2), file=crash_log)
     path = os.path.join(root, display)
     status: dict = {"status": "ok"}
     try:
@@ -147,18 +182,26 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         sys.path.insert(0, os.path.dirname(path))
         _install_print(events_fd, display)
         _seed()
+        if memory_mb:
+            _limit_memory(memory_mb)
         module = types.ModuleType("__main__")
         module.__file__ = path
         module.__builtins__ = builtins
         sys.modules["__main__"] = module
         code = compile(source, display, "exec")
         exec(code, module.__dict__)
+        faulthandler.cancel_dump_traceback_later()
         _emit_graph(events_fd, module.__dict__)
     except SystemExit as exc:
         if exc.code not in (None, 0):
             status = {"status": "error", "type": "SystemExit",
                       "message": f"the snippet called sys.exit({exc.code!r})",
                       "line": _last_line(exc, display), "traceback": ""}
+    except MemoryError as exc:
+        status = {"status": "error", "type": "MemoryError",
+                  "message": f"the snippet ran out of memory (limit: {memory_mb:g} MiB above the worker's use)"
+                  if memory_mb else f"the snippet ran out of memory {exc}".strip(),
+                  "line": _last_line(exc, display), "traceback": ""}
     except BaseException as exc:  # noqa: BLE001 - every failure of a snippet is reported
         status = {"status": "error", "type": type(exc).__name__, "message": str(exc),
                   "line": _last_line(exc, display),
@@ -168,6 +211,9 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001
         pass
+    faulthandler.cancel_dump_traceback_later()
+    if _recorded["dropped"]:
+        status["dropped"] = _recorded["dropped"]
     _emit(events_fd, {"end": status})
     os._exit(0)
 
@@ -225,7 +271,8 @@ def serve(request: dict, out) -> None:
     root = request["root"]
     jobs = max(1, int(request.get("jobs", 1)))
     default_timeout = float(request.get("timeout", 30.0))
-    timeouts = request.get("timeouts", {})
+    default_memory = request.get("memory_mb")
+    options = request.get("options", {})
     pending = list(request["snippets"])
     running: dict[int, tuple[str, str, float, str, str, float]] = {}
     scratch = tempfile.mkdtemp(prefix="docexec-")
@@ -246,10 +293,12 @@ def serve(request: dict, out) -> None:
             pid = os.fork()
             if pid == 0:  # child
                 try:
-                    run_child(root, display, events_path, raw_path, workdir)
+                    run_child(root, display, events_path, raw_path, workdir,
+                              options.get(display, {}).get("memory_mb", default_memory),
+                              float(options.get(display, {}).get("timeout", default_timeout)))
                 finally:
                     os._exit(70)
-            limit = float(timeouts.get(display, default_timeout))
+            limit = float(options.get(display, {}).get("timeout", default_timeout))
             running[pid] = (display, events_path, time.monotonic(), raw_path, base, limit)
         finished = False
         for pid in list(running):
@@ -270,11 +319,11 @@ def serve(request: dict, out) -> None:
             if timed_out:
                 result["end"] = {"status": "error", "type": "Timeout",
                                  "message": f"the snippet ran longer than {limit:g} s and was stopped",
-                                 "line": _last_event_line(result), "traceback": ""}
+                                 "line": _crash_line(result, display), "traceback": _crash_trace(result)}
             elif result["end"] is None:
                 result["end"] = {"status": "error", "type": "Crash",
                                  "message": _describe_exit(wait_status),
-                                 "line": _last_event_line(result), "traceback": ""}
+                                 "line": _crash_line(result, display), "traceback": _crash_trace(result)}
             out.write(json.dumps(result) + "\n")
             out.flush()
             _remove_tree(base)
@@ -283,9 +332,21 @@ def serve(request: dict, out) -> None:
     _remove_tree(scratch)
 
 
-def _last_event_line(result: dict) -> int:
+def _crash_line(result: dict, display: str) -> int:
+    """The snippet line in faulthandler's traceback (innermost first), else the last line that wrote."""
+    import re
+
+    found = re.findall(rf'File "{re.escape(display)}", line (\d+)', result["raw"])
+    if found:
+        return int(found[0])
     lines = [event.get("l", 0) for event in result["events"] if event.get("l")]
     return lines[-1] if lines else 0
+
+
+def _crash_trace(result: dict) -> str:
+    raw = result["raw"]
+    start = max(raw.rfind("Fatal Python error"), raw.rfind("Timeout ("), raw.rfind("Thread 0x"))
+    return raw[start:].strip() if start >= 0 else ""
 
 
 def _describe_exit(wait_status: int) -> str:

@@ -1,0 +1,96 @@
+"""Snippets that misbehave on purpose (tests/fixtures/hostile/): every one ends in a clear report.
+
+They all run in one session, as a build would run them, so these tests also show that one bad
+snippet does not stop the others.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from docexec.session import Session
+
+from .conftest import ROOT
+
+FOLDER = "tests/fixtures/hostile"
+
+
+@pytest.fixture(scope="module")
+def session() -> Session:
+    session = Session(ROOT, FOLDER)
+    session.run()
+    return session
+
+
+def problem(session: Session, name: str) -> str:
+    found = [str(p) for p in session.problems() if p.path == f"{FOLDER}/{name}"]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_an_endless_loop_is_stopped_at_its_timeout_with_its_line(session):
+    assert problem(session, "forever.py") == f"{FOLDER}/forever.py:3: the snippet ran longer than 2 s and was stopped"
+    assert session.results[f"{FOLDER}/forever.py"].seconds < 10
+
+
+@pytest.mark.parametrize("name, report", [
+    ("sys_exit.py", "sys_exit.py:4: the snippet called sys.exit(3)"),
+    ("os_exit.py", "os_exit.py:3: the interpreter exited with status 1 (os._exit or a crash)"),
+    ("keyboard_interrupt.py", "keyboard_interrupt.py:2: raised KeyboardInterrupt"),
+    ("segfault.py", "segfault.py:4: the interpreter was killed by SIGSEGV"),
+])
+def test_exits_interrupts_and_crashes_are_that_snippets_failure(session, name, report):
+    assert problem(session, name) == f"{FOLDER}/{report}"
+
+
+def test_unbounded_allocation_is_stopped_by_the_memory_limit(session):
+    report = problem(session, "memory_hog.py")
+    assert report.startswith(f"{FOLDER}/memory_hog.py:6: raised RuntimeError:") and "can't allocate memory" in report
+
+
+def test_the_others_still_run_and_pass(session):
+    for name in ("still_runs.py", "uses_name.py", "big_output.py", "writes_files.py", "random_values.py"):
+        assert session.results[f"{FOLDER}/{name}"].ok
+        assert not [p for p in session.problems() if p.path == f"{FOLDER}/{name}"]
+
+
+def test_ten_megabytes_of_output_are_cut_on_the_page_with_a_note(session):
+    shown = session.output("big_output.py")
+    assert len(shown) < 25_000
+    assert shown.endswith("[… output cut here: 9,980,005 more characters, 2 more lines]")
+
+
+def test_files_written_by_a_snippet_land_outside_the_repository(session):
+    assert not list(ROOT.rglob("written_by_snippet.*"))
+
+
+def test_random_values_are_the_same_on_every_build(session):
+    # The claims in random_values.py were written from one run; they hold on every later run.
+    assert session.output("random_values.py").splitlines()[0] == "tensor([0.4963, 0.7682, 0.0885])"
+
+
+def test_a_deleted_definition_fails_the_next_run_in_the_same_process(tmp_path):
+    """What `mkdocs serve` does: the same process runs the snippets again after an edit."""
+    snippet = tmp_path / "snippets" / "s" / "uses_name.py"
+    snippet.parent.mkdir(parents=True)
+    shutil.copy2(ROOT / FOLDER / "uses_name.py", snippet)
+    session = Session(tmp_path)
+    session.run()
+    assert session.problems() == []
+    snippet.write_text(snippet.read_text().replace("value = 41\n", ""))
+    session.reset()
+    session.run()
+    assert [str(p) for p in session.problems()] == [
+        "snippets/s/uses_name.py:1: raised NameError: name 'value' is not defined"]
+
+
+def test_bad_options_are_reported(tmp_path):
+    snippet = tmp_path / "snippets" / "s" / "bad.py"
+    snippet.parent.mkdir(parents=True)
+    snippet.write_text("# docexec: timeout=soon\nprint(1)  # 1\n")
+    session = Session(tmp_path)
+    session.run()
+    assert [str(p) for p in session.problems()] == [
+        "snippets/s/bad.py: docexec option timeout needs a number, got 'soon'"]
