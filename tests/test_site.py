@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -105,7 +106,17 @@ def test_a_missing_snippet_fails_the_build(site_copy, tmp_path):
              '"computational-graph/no_such_file.py"')
     proc = mkdocs_build(site_copy, tmp_path / "out")
     assert proc.returncode != 0
-    assert "no_such_file.py" in proc.stderr
+    line = next(n for n, text in enumerate((site_copy / "docs/01-computational-graph.md").read_text().splitlines(), 1)
+                if "no_such_file.py" in text)
+    assert (f"docs/01-computational-graph.md:{line}: includes 'computational-graph/no_such_file.py', "
+            "which is not a file under snippets or docexec") in proc.stderr
+
+
+def test_a_missing_section_fails_the_build_with_page_and_line(site_copy, tmp_path):
+    _replace(site_copy / "docs/01-computational-graph.md", '"graph.py:to_dot"', '"graph.py:to_svg"')
+    proc = mkdocs_build(site_copy, tmp_path / "out")
+    assert proc.returncode != 0
+    assert re.search(r"docs/01-computational-graph\.md:\d+: includes section 'to_svg' of 'graph.py'", proc.stderr)
 
 
 def generated_diagrams() -> dict[str, str]:
@@ -163,3 +174,32 @@ def test_missing_dot_gives_one_line_reason_with_install_command(site_copy, tmp_p
     assert proc.returncode != 0
     lines = [line for line in (proc.stdout + proc.stderr).splitlines() if "Graphviz" in line]
     assert lines and "apt-get install -y graphviz" in lines[0] and "brew install graphviz" in lines[0]
+
+
+def test_a_build_with_networking_off_gives_identical_bytes(site, tmp_path):
+    """Two clean builds of the same sources are byte-identical, even with no network at all."""
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "again")]
+    offline = shutil.which("unshare") is not None and os.geteuid() == 0 and subprocess.run(
+        ["unshare", "-n", "true"], capture_output=True).returncode == 0
+    if offline:
+        command = ["unshare", "-n"] + command
+    proc = subprocess.run(command, capture_output=True, text=True, cwd=ROOT,
+                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    first = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    second = {p.relative_to(tmp_path / "again"): p.read_bytes() for p in (tmp_path / "again").rglob("*") if p.is_file()}
+    assert sorted(first) == sorted(second)
+    assert [str(name) for name in first if first[name] != second[name]] == []
+    if os.geteuid() == 0 and os.environ.get("CI"):
+        assert offline, "CI runs as root: the offline build must really have had no network"
+
+
+def test_pages_load_nothing_from_other_hosts(site):
+    external = []
+    for page in site.rglob("*.html"):
+        for tag in re.findall(r"<(?:script|img|link|iframe|source)\b[^>]*>", page.read_text(encoding="utf-8")):
+            if 'rel="canonical"' in tag:
+                continue
+            if re.search(r'(?:src|href)="(?:https?:)?//', tag):
+                external.append(f"{page.relative_to(site)}: {tag}")
+    assert external == []
