@@ -88,7 +88,7 @@ def test_a_broken_claim_fails_the_build_with_file_and_line(site_copy, tmp_path):
     assert ("snippets/computational-graph/opt_in.py:4: claim does not hold: "
             "claimed 'False', printed 'True'") in log
     assert "snippets/computational-graph/graph_build.py:11: claim does not hold" in log  # all failures listed
-    assert "2 problem(s) in 2 file(s)" in log
+    assert "2 file(s) failed (2 problem(s) in all)" in log
     assert {p: p.read_bytes() for p in before} == before  # a failed build leaves sources untouched
     assert not (tmp_path / "out" / "index.html").exists()
 
