@@ -45,6 +45,8 @@ class RunResult:
             from ``docexec.graph.to_dot``.
         graph_alt: that graph in words (``docexec.graph.describe``), for alt text.
         dropped: characters of output written beyond what is recorded (``worker.MAX_RECORDED``).
+        deps: repository files (relative paths) the run imported as modules, besides the snippet.
+        cached: True when this result came from the run cache rather than a run in this build.
     """
 
     path: str
@@ -61,6 +63,8 @@ class RunResult:
     graph_dot: str = ""
     graph_alt: str = ""
     dropped: int = 0
+    deps: list[str] = field(default_factory=list)
+    cached: bool = False
 
     @property
     def output(self) -> str:
@@ -94,6 +98,7 @@ class RunResult:
             graph_dot=graph.get("dot", ""),
             graph_alt=graph.get("alt", ""),
             dropped=int(end.get("dropped", 0) or 0),
+            deps=list(end.get("deps", [])),
         )
 
 

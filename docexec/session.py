@@ -6,9 +6,11 @@ share, so all of them run the same code on the same results.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from . import claims, figures
+from .cache import RunCache
 from .execute import DEFAULT_TIMEOUT, RunResult, run_snippets
 from .problems import DocexecError, Problem
 from .snippets import SNIPPETS_DIR, discover, options, sections
@@ -25,15 +27,22 @@ class Session:
         folder: the snippets folder, relative to ``root``.
         jobs: snippets run at once (default: CPU cores).
         timeout: seconds one snippet may run.
+        cache: reuse results from ``.cache/docexec`` when nothing they depend on changed
+            (``docexec.cache``); False runs everything.
+        execute: False switches execution off altogether: no snippet runs, pages show no output
+            (for measuring the cost of execution; see ``tools/bench.py``).
     """
 
     def __init__(self, root: Path, folder: str = SNIPPETS_DIR, jobs: int | None = None,
-                 timeout: float = DEFAULT_TIMEOUT):
+                 timeout: float = DEFAULT_TIMEOUT, cache: bool = True, execute: bool = True):
         self.root = Path(root).resolve()
         self.folder = folder
         self.jobs = jobs
         self.timeout = timeout
+        self.cache = RunCache(self.root) if cache else None
+        self.execute = execute
         self.results: dict[str, RunResult] = {}
+        self.executed: list[str] = []  # the paths actually run (not cached) by the last run()
         self._ran = False
 
     def reset(self) -> None:
@@ -43,18 +52,30 @@ class Session:
 
     def run(self, paths: list[str] | None = None) -> dict[str, RunResult]:
         """Execute ``paths`` (default: every snippet under the folder) and keep their results."""
+        self._ran = True
+        self.executed = []
+        if not self.execute:
+            return self.results
         paths = discover(self.root, self.folder) if paths is None else paths
-        per_snippet, bad = {}, {}
+        per_snippet, found, keys = {}, {}, {}
         for path in paths:
             try:
                 per_snippet[path] = options(self.source(path))
             except ValueError as exc:
-                bad[path] = RunResult(path=path, ok=False, error_type="Options", error_message=str(exc))
-        runnable = [p for p in paths if p not in bad]
-        self.results.update(run_snippets(self.root, runnable, jobs=self.jobs, timeout=self.timeout,
-                                         options=per_snippet))
-        self.results.update(bad)
-        self._ran = True
+                found[path] = RunResult(path=path, ok=False, error_type="Options", error_message=str(exc))
+                continue
+            if self.cache is not None:
+                keys[path] = self.cache.key(path, per_snippet[path])
+                hit = self.cache.get(path, keys[path])
+                if hit is not None:
+                    found[path] = hit
+        self.executed = [p for p in paths if p not in found]
+        fresh = run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=per_snippet)
+        if self.cache is not None:
+            for path, result in fresh.items():
+                self.cache.put(result, keys[path])
+        found.update(fresh)
+        self.results.update({p: found[p] for p in paths})
         return self.results
 
     def ensure_run(self) -> None:
@@ -107,6 +128,8 @@ class Session:
         from .snippets import split_target
 
         self.ensure_run()
+        if not self.execute:
+            return ""
         name, section = split_target(target)
         path = f"{self.folder}/{name}"
         if path not in self.results:
@@ -150,8 +173,13 @@ _SESSIONS: dict[Path, Session] = {}
 
 
 def get_session(root: Path, folder: str = SNIPPETS_DIR) -> Session:
-    """The shared session for a repository root (one per root and folder per process)."""
+    """The shared session for a repository root (one per root and folder per process).
+
+    The environment variable ``DOCEXEC_EXECUTE=0`` switches execution off (``Session(execute=False)``);
+    ``DOCEXEC_CACHE=0`` switches the run cache off.
+    """
     key = Path(root).resolve() / folder
     if key not in _SESSIONS:
-        _SESSIONS[key] = Session(root, folder)
+        _SESSIONS[key] = Session(root, folder, cache=os.environ.get("DOCEXEC_CACHE", "1") != "0",
+                                 execute=os.environ.get("DOCEXEC_EXECUTE", "1") != "0")
     return _SESSIONS[key]

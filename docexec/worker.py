@@ -170,6 +170,7 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         faulthandler.dump_traceback_later(max(0.05, timeout - 0.2), file=crash_log)
     path = os.path.join(root, display)
     status: dict = {"status": "ok"}
+    before: set = set(sys.modules)
     try:
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
@@ -184,6 +185,7 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         _seed()
         if memory_mb:
             _limit_memory(memory_mb)
+        before = set(sys.modules)  # after the worker's own imports: what the snippet adds is new
         module = types.ModuleType("__main__")
         module.__file__ = path
         module.__builtins__ = builtins
@@ -212,10 +214,24 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     except BaseException:  # noqa: BLE001
         pass
     faulthandler.cancel_dump_traceback_later()
+    status["deps"] = _local_modules(root, display, before)
     if _recorded["dropped"]:
         status["dropped"] = _recorded["dropped"]
     _emit(events_fd, {"end": status})
     os._exit(0)
+
+
+def _local_modules(root: str, display: str, before: set) -> list[str]:
+    """Repository files imported as modules during the run (not installed packages, not docexec)."""
+    found = []
+    prefix = os.path.join(root, "")
+    for name in set(sys.modules) - before:
+        path = getattr(sys.modules.get(name), "__file__", None) or ""
+        if path.startswith(prefix) and "site-packages" not in path and os.path.isfile(path):
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            if rel != display and not rel.startswith(".venv/"):
+                found.append(rel)
+    return sorted(found)
 
 
 def _emit_graph(events_fd: int, namespace: dict) -> None:

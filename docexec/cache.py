@@ -1,0 +1,114 @@
+"""A cache of snippet runs that is never stale.
+
+An entry holds one ``RunResult`` (output, print records, graph DOT, error) as JSON in
+``<root>/.cache/docexec/runs/<key>.json``. Its key is the SHA-256 of
+
+* the snippet's path and bytes, and its limits (timeout, memory);
+* the installed torch version (read from package metadata, so torch is not imported), the Python
+  version, and the bytes of every source file of ``docexec`` itself;
+
+and the entry also records the SHA-256 of every repository file the run imported (a helper module
+next to the snippet, say). An entry is used only when all of those still match, so editing a helper
+re-runs exactly the snippets that imported it. An entry that cannot be read or does not have the
+expected shape (a half-written file, a crash mid-write, a hand edit) is ignored and the snippet runs
+again; entries are written atomically (a temporary file, then a rename).
+
+Runs that timed out or crashed are never cached: they may depend on the machine's load.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+from .execute import RunResult
+
+CACHE_DIR = ".cache/docexec"
+FORMAT = 1
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def environment() -> str:
+    """A digest of what every run depends on besides its own files: torch, Python, docexec's code."""
+    try:
+        torch = metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        torch = "none"
+    here = Path(__file__).resolve().parent
+    machinery = hashlib.sha256()
+    for path in sorted(here.glob("*.py")):
+        machinery.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return _sha(f"{FORMAT}|{torch}|{sys.version}|{machinery.hexdigest()}".encode())
+
+
+class RunCache:
+    """Read and write cached runs under ``root/.cache/docexec``.
+
+    Args:
+        root: the repository root; dependency paths in entries are relative to it.
+    """
+
+    def __init__(self, root: Path):
+        self.root = Path(root).resolve()
+        self.folder = self.root / CACHE_DIR / "runs"
+
+    def key(self, path: str, options: dict) -> str:
+        """The key of ``path`` as it is now (its bytes, limits and the environment)."""
+        data = (self.root / path).read_bytes()
+        return _sha(b"|".join([environment().encode(), path.encode(), json.dumps(options, sort_keys=True).encode(),
+                               data]))
+
+    def get(self, path: str, key: str) -> RunResult | None:
+        """The cached result of ``path`` under ``key`` (from ``key()``) if it is valid now, else None.
+
+        A damaged or foreign entry also gives None.
+        """
+        try:
+            entry = self.folder / f"{key}.json"
+            data = json.loads(entry.read_text(encoding="utf-8"))
+            if data.get("format") != FORMAT or data.get("path") != path:
+                return None
+            for dep, digest in data["deps"].items():
+                if _sha((self.root / dep).read_bytes()) != digest:
+                    return None
+            fields = data["result"]
+            result = RunResult(**{**fields, "chunks": [tuple(c) for c in fields["chunks"]],
+                                  "prints": [tuple(p) for p in fields["prints"]]})
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+        result.cached = True
+        return result
+
+    def put(self, result: RunResult, key: str) -> None:
+        """Store ``result`` under ``key`` (computed before the run) with digests of its imported files.
+
+        Results that timed out or crashed are not stored.
+        """
+        if result.error_type in ("Timeout", "Crash"):
+            return
+        digests = {}
+        for dep in sorted(set(result.deps)):
+            try:
+                digests[dep] = _sha((self.root / dep).read_bytes())
+            except OSError:
+                return  # a dependency vanished meanwhile: do not cache what cannot be checked later
+        fields = dataclasses.asdict(result)
+        fields.pop("cached", None)
+        fields.pop("deps", None)
+        entry = {"format": FORMAT, "path": result.path, "deps": digests, "result": fields}
+        self.folder.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=self.folder, prefix=".entry-", suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(entry, out)
+        os.replace(temp, self.folder / f"{key}.json")
