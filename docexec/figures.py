@@ -23,6 +23,7 @@ from pathlib import Path
 from .problems import Problem
 
 DIAGRAMS_DIR = "diagrams"
+SVG_CACHE = ".cache/docexec/svg"  # relative to the repository root
 HEADER = "// Generated from {snippet} by docexec; do not edit. Regenerate it with: make fix\n"
 _HEADER_RE = re.compile(r"^// Generated from (?P<snippet>\S+) by docexec;")
 INSTALL_HINT = ("install Graphviz: sudo apt-get install -y graphviz (Debian/Ubuntu) or brew install graphviz (macOS)")
@@ -118,25 +119,37 @@ def sync(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str = 
 _SVG_CACHE: dict[str, str] = {}
 
 
-def render_svg(dot: str, prefix: str = "fig") -> str:
+def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> str:
     """Draw DOT text as an SVG element for inlining in a page.
 
     The XML prolog, DOCTYPE, Graphviz's version comment and the per-element ``<title>`` tooltips are
     removed, and every ``id`` gets ``prefix`` so that several figures can share one page.
-    Results are memoised by DOT text (a rebuild under ``mkdocs serve`` reuses them).
+    Results are kept by the SHA-256 of the DOT text (and of the ``dot`` program's path) in memory,
+    and in ``cache_dir`` when one is given, so an unchanged figure is drawn once.
 
     Raises:
         GraphvizError: ``dot`` is not installed, or rejected the source (its first error line).
     """
-    key = hashlib.sha256(dot.encode()).hexdigest()
+    program = shutil.which("dot")
+    if program is None:
+        raise GraphvizError(f"Graphviz's dot program is not on PATH; {INSTALL_HINT}")
+    key = hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
+    stored = Path(cache_dir) / f"{key}.svg" if cache_dir else None
+    if key not in _SVG_CACHE and stored is not None and stored.is_file():
+        text = stored.read_text(encoding="utf-8")
+        if text.rstrip().endswith("</svg>"):  # a half-written file is drawn again
+            _SVG_CACHE[key] = text
     if key not in _SVG_CACHE:
-        if shutil.which("dot") is None:
-            raise GraphvizError(f"Graphviz's dot program is not on PATH; {INSTALL_HINT}")
-        proc = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=False)
+        proc = subprocess.run([program, "-Tsvg"], input=dot.encode(), capture_output=True, check=False)
         if proc.returncode != 0:
             first = (proc.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[0]
             raise GraphvizError(f"dot could not draw the graph: {first}")
         _SVG_CACHE[key] = proc.stdout.decode()
+        if stored is not None:
+            stored.parent.mkdir(parents=True, exist_ok=True)
+            tmp = stored.with_name(f".{stored.name}.{os.getpid()}.tmp")
+            tmp.write_text(_SVG_CACHE[key], encoding="utf-8")
+            os.replace(tmp, stored)
     svg = _SVG_CACHE[key]
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
@@ -144,18 +157,12 @@ def render_svg(dot: str, prefix: str = "fig") -> str:
     return re.sub(r'\bid="', f'id="{prefix}-', svg).strip()
 
 
-def render_many(dots: list[str], jobs: int | None = None) -> None:
-    """Draw several DOT sources at once (one ``dot`` process per core) to fill the cache."""
-    todo = [d for d in dict.fromkeys(dots) if hashlib.sha256(d.encode()).hexdigest() not in _SVG_CACHE]
-    if len(todo) > 1:
-        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-            list(pool.map(lambda d: _try(render_svg, d), todo))
-    for dot in todo[:1]:
-        _try(render_svg, dot)
+def render_many(dots: list[str], cache_dir: Path | None = None, jobs: int | None = None) -> None:
+    """Draw several DOT sources at once (one ``dot`` process per core) to fill the caches.
 
-
-def _try(function, *args):
-    try:
-        return function(*args)
-    except GraphvizError:
-        return None
+    Raises:
+        GraphvizError: as ``render_svg``, for the first source that failed.
+    """
+    todo = list(dict.fromkeys(dots))
+    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+        list(pool.map(lambda dot: render_svg(dot, cache_dir=cache_dir), todo))

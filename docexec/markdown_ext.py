@@ -110,13 +110,15 @@ class SnippetOutputPreprocessor(Preprocessor):
         alt = f"Autograd graph: {result.graph_alt}" if result.graph_alt else "Autograd graph"
         caption = (f"The autograd graph that <code>{escape(Path(name).name)}</code> left behind, drawn from this "
                    "build's run. Arrows follow the forward pass; <code>backward()</code> walks them in reverse.")
-        return self._stash(_figure(figures.render_svg(result.graph_dot, _slug(name)), alt, caption), indent)
+        svg = figures.render_svg(result.graph_dot, _slug(name), self.root / figures.SVG_CACHE)
+        return self._stash(_figure(svg, alt, caption), indent)
 
     def _concept_figure(self, match: re.Match) -> list[str]:
         path = self.root / match.group("path")
         if not path.is_file():
             raise FileNotFoundError(f"{match.group('path')}: no such diagram (named in a page as an image)")
-        svg = figures.render_svg(path.read_text(encoding="utf-8"), _slug(match.group("path")))
+        svg = figures.render_svg(path.read_text(encoding="utf-8"), _slug(match.group("path")),
+                                 self.root / figures.SVG_CACHE)
         caption = escape(match.group("caption") or "")
         return self._stash(_figure(svg, match.group("alt"), caption), match.group("indent"))
 

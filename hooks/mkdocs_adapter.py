@@ -66,9 +66,7 @@ def on_pre_build(config):
             f"{summary}\nFix the snippet, or run `make fix` if only its claimed output or its diagram is out of date."
         )
     try:
-        figures.render_many(list(session.graphs().values()))
-        for dot in session.graphs().values():
-            figures.render_svg(dot)
+        figures.render_many(list(session.graphs().values()), cache_dir=session.root / figures.SVG_CACHE)
     except figures.GraphvizError as error:
         raise Abort(str(error)) from None
 

@@ -1,0 +1,117 @@
+"""The run cache: reused only while everything a run depends on is unchanged."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from docexec import cache
+from docexec.session import Session
+
+from .conftest import ROOT, write_snippets
+
+
+@pytest.fixture
+def repo(tmp_path):
+    write_snippets(tmp_path, {
+        "snippets/c/_helper.py": "FACTOR = 3\n",
+        "snippets/c/uses_helper.py": """
+            import torch
+            from _helper import FACTOR
+            x = torch.tensor(2.0, requires_grad=True)
+            y = x * FACTOR
+            print(y.item())  # 6.0
+            """,
+        "snippets/c/plain.py": """
+            print("plain")  # plain
+            """,
+    })
+    first = Session(tmp_path)
+    first.run()
+    assert sorted(first.executed) == ["snippets/c/plain.py", "snippets/c/uses_helper.py"]
+    return tmp_path
+
+
+def rerun(root) -> Session:
+    session = Session(root)
+    session.run()
+    return session
+
+
+def test_nothing_changed_nothing_runs_and_results_are_the_same(repo):
+    session = rerun(repo)
+    assert session.executed == []
+    assert all(r.cached for r in session.results.values())
+    assert session.output("c/uses_helper.py") == "6.0" and session.problems() == []
+    assert "MulBackward0" in session.results["snippets/c/uses_helper.py"].graph_dot
+
+
+def test_editing_one_snippet_runs_that_snippet_only(repo):
+    path = repo / "snippets/c/plain.py"
+    path.write_text(path.read_text().replace("plain", "edited"))
+    session = rerun(repo)
+    assert session.executed == ["snippets/c/plain.py"] and session.output("c/plain.py") == "edited"
+
+
+def test_editing_a_helper_runs_exactly_the_snippets_that_import_it(repo):
+    (repo / "snippets/c/_helper.py").write_text("FACTOR = 4\n")
+    session = rerun(repo)
+    assert session.executed == ["snippets/c/uses_helper.py"]
+    assert [p.line for p in session.problems()] == [5]  # the claim 6.0 no longer holds
+
+
+def test_another_torch_version_runs_everything(repo, monkeypatch):
+    monkeypatch.setattr(cache.metadata, "version", lambda name: "9.9.9")
+    cache.environment.cache_clear()
+    try:
+        assert sorted(rerun(repo).executed) == ["snippets/c/plain.py", "snippets/c/uses_helper.py"]
+    finally:
+        cache.environment.cache_clear()
+
+
+@pytest.mark.parametrize("damage", ["", "{not json", '{"format": 1, "path": "snippets/c/plain.py"}',
+                                    '{"format": 1, "path": "snippets/c/plain.py", "deps": {}, "result": {"x": 1}}'])
+def test_a_damaged_entry_is_run_again_never_served(repo, damage):
+    entries = list((repo / cache.CACHE_DIR / "runs").glob("*.json"))
+    assert len(entries) == 2
+    for entry in entries:
+        entry.write_text(damage)
+    session = rerun(repo)
+    assert sorted(session.executed) == ["snippets/c/plain.py", "snippets/c/uses_helper.py"]
+    assert session.problems() == []
+
+
+def test_a_warm_build_imports_no_torch(tmp_path):
+    """With every snippet cached, a whole MkDocs build never imports torch nor starts a worker."""
+    site = tmp_path / "site"
+    for name in ("docs", "snippets", "hooks", "diagrams", "docexec"):
+        shutil.copytree(ROOT / name, site / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(ROOT / "mkdocs.yml", site / "mkdocs.yml")
+    script = textwrap.dedent("""
+        import sys
+        from mkdocs.commands.build import build
+        from mkdocs.config import load_config
+        from docexec.session import get_session
+        build(load_config("mkdocs.yml", site_dir=sys.argv[1]))
+        print("torch" in sys.modules, len(get_session(".").executed))
+        """)
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    runs = [subprocess.run([sys.executable, "-c", script, str(tmp_path / f"out{i}")], cwd=site, env=env,
+                           capture_output=True, text=True) for i in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], runs[-1].stderr[-2000:]
+    cold, warm = (r.stdout.split() for r in runs)
+    assert cold[0] == "False" and int(cold[1]) > 0  # the build process itself never imports torch
+    assert warm == ["False", "0"]
+
+
+def test_make_clean_empties_the_cache(tmp_path):
+    shutil.copy2(ROOT / "Makefile", tmp_path / "Makefile")
+    (tmp_path / ".cache/docexec/runs").mkdir(parents=True)
+    (tmp_path / ".cache/docexec/runs/x.json").write_text("{}")
+    subprocess.run(["make", "clean"], cwd=tmp_path, check=True, capture_output=True)
+    assert not (tmp_path / ".cache").exists()
