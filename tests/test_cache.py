@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from docexec import cache
+from docexec import cache, figures
 from docexec.session import Session
 
 from .conftest import ROOT, write_snippets
@@ -34,6 +34,7 @@ def repo(tmp_path):
     first = Session(tmp_path)
     first.run()
     assert sorted(first.executed) == ["snippets/c/plain.py", "snippets/c/uses_helper.py"]
+    figures.sync(tmp_path, first.graphs(), set(first.results))  # what `make fix` would commit
     return tmp_path
 
 
