@@ -1,0 +1,14 @@
+import torch
+
+t = torch.zeros(3)
+print(t._version)  # 0 -> a fresh tensor starts at version 0
+
+t.add_(1)  # trailing underscore: an in-place method
+print(t._version)  # 1
+t[0] = 5.0  # indexed assignment writes in place too
+print(t._version)  # 2
+t += 1  # and so does an augmented assignment on a tensor
+print(t._version)  # 3
+
+u = t + 1  # out-of-place: a new tensor, t is untouched
+print(t._version, u._version)  # 3 0 -> reading t does not count as a change

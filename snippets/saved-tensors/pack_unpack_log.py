@@ -1,0 +1,34 @@
+import torch
+from torch.autograd.graph import saved_tensors_hooks
+
+
+def show(tensor):
+    return [round(value, 4) for value in tensor.tolist()]
+
+
+def pack(tensor):
+    """Called during the forward pass, once for every tensor a Node saves."""
+    print("  pack  ", show(tensor))  # -> x.exp() for ExpBackward0; then exp(x) and x for MulBackward0
+    #>   pack   [1.0, 2.7183]
+    #>   pack   [1.0, 2.7183]
+    #>   pack   [0.0, 1.0]
+    return tensor.detach()  # what pack returns is what the graph stores (detach: see Pitfall 2)
+
+
+def unpack(packed):
+    """Called during the backward pass, when a Node needs a saved tensor back."""
+    print("  unpack", show(packed))  # -> MulBackward0 runs first, ExpBackward0 last
+    #>   unpack [1.0, 2.7183]
+    #>   unpack [0.0, 1.0]
+    #>   unpack [1.0, 2.7183]
+    return packed  # must give back a tensor with the original's values
+
+
+x = torch.tensor([0.0, 1.0], requires_grad=True)
+with saved_tensors_hooks(pack, unpack):  # only the forward pass needs to be inside
+    print("forward:")  # forward:
+    loss = (x * x.exp()).sum()
+
+print("backward:")  # backward:
+loss.backward()  # the hooks stay attached to what was saved under them
+print(x.grad)  # tensor([1.0000, 5.4366]) -> d/dx of x * exp(x) is (1 + x) * exp(x)
