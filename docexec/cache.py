@@ -31,7 +31,7 @@ from pathlib import Path
 from .execute import RunResult
 
 CACHE_DIR = ".cache/docexec"
-FORMAT = 1
+FORMAT = 2
 
 
 def _sha(data: bytes) -> str:

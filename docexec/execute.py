@@ -34,8 +34,9 @@ class RunResult:
         error_line: the snippet line where it went wrong (0 when unknown).
         traceback: the formatted traceback ("" when there is none).
         chunks: every piece of text the run wrote to stdout or stderr, in order, as
-            ``(line, text)`` where ``line`` is the snippet's module-level line that was running
-            (0 if none). Includes ``sys.stdout.write``, warnings, logging and imported modules.
+            ``(line, text, stream)`` where ``line`` is the snippet's module-level line that was
+            running (0 if none) and ``stream`` is ``"stdout"`` or ``"stderr"``. Includes
+            ``sys.stdout.write``, warnings, logging and imported modules.
         prints: the text written by each ``print`` call located in the snippet file, in order, as
             ``(line, text)`` where ``line`` is a line inside that call.
         raw: output written below Python (C code writing to file descriptors 1 and 2).
@@ -55,7 +56,7 @@ class RunResult:
     error_message: str = ""
     error_line: int = 0
     traceback: str = ""
-    chunks: list[tuple[int, str]] = field(default_factory=list)
+    chunks: list[tuple[int, str, str]] = field(default_factory=list)
     prints: list[tuple[int, str]] = field(default_factory=list)
     raw: str = ""
     versions: dict[str, str] = field(default_factory=dict)
@@ -69,7 +70,7 @@ class RunResult:
     @property
     def output(self) -> str:
         """All text the run wrote, in order (Python-level output, then C-level output)."""
-        return "".join(text for _, text in self.chunks) + self.raw
+        return "".join(text for _, text, _ in self.chunks) + self.raw
 
     @classmethod
     def from_worker(cls, data: dict) -> "RunResult":
@@ -80,7 +81,7 @@ class RunResult:
             if "graph" in event:
                 graph = event["graph"]
             elif "o" in event:
-                chunks.append((int(event.get("l", 0)), event["o"]))
+                chunks.append((int(event.get("l", 0)), event["o"], event.get("s", "stdout")))
             elif "p" in event:
                 prints.append((int(event.get("l", 0)), event["p"]))
         return cls(

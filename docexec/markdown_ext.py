@@ -64,7 +64,7 @@ class SnippetOutputPreprocessor(Preprocessor):
             for target in targets:
                 last_fence_of[split_target(target)[0]] = number
         by_end = {end: (number, indent, targets) for number, (_, end, indent, targets) in enumerate(fences)}
-        fenced = {i for start, end, _, _ in _fences(lines) for i in range(start, end + 1)}
+        fenced = fenced_lines(lines)
         out: list[str] = []
         for index, line in enumerate(lines):
             diagram = _DIAGRAM.match(line)
@@ -91,14 +91,7 @@ class SnippetOutputPreprocessor(Preprocessor):
         return out
 
     def _include_fences(self, lines: list[str]):
-        """Yield ``(start, end, indent, targets)`` for each python fence that only includes snippets."""
-        for start, end, indent, info in _fences(lines):
-            matches = [INCLUDE.match(b) for b in lines[start + 1: end] if b.strip()]
-            if not info or info[0] not in ("python", "py") or not matches or not all(matches):
-                continue
-            targets = [m.group("target") for m in matches]
-            if all((self.root / self.base_path / split_target(t)[0]).is_file() for t in targets):
-                yield start, end, indent, targets
+        return include_fences(lines, self.root, self.base_path)
 
     def _stash(self, html: str, indent: str) -> list[str]:
         # Python-Markdown's whitespace normalizer (priority 30) strips stash placeholders, so leave a
@@ -142,6 +135,22 @@ class FigurePlaceholderPreprocessor(Preprocessor):
         return out
 
 
+def include_fences(lines: list[str], root: Path, base_path: str):
+    """Yield ``(start, end, indent, targets)`` for each python fence that only includes snippets.
+
+    ``start`` and ``end`` are the 0-based lines of the opening and closing fence; ``targets`` the
+    include targets (``<chapter>/<example>.py`` or ``...:section``), all files under
+    ``root/base_path``. Fences that include anything else are not yielded.
+    """
+    for start, end, indent, info in _fences(lines):
+        matches = [INCLUDE.match(b) for b in lines[start + 1: end] if b.strip()]
+        if not info or info[0] not in ("python", "py") or not matches or not all(matches):
+            continue
+        targets = [m.group("target") for m in matches]
+        if all((root / base_path / split_target(t)[0]).is_file() for t in targets):
+            yield start, end, indent, targets
+
+
 def _fences(lines: list[str]):
     """Yield ``(start, end, indent, info words)`` for every fenced block (an unclosed one runs to the end)."""
     index = 0
@@ -157,6 +166,11 @@ def _fences(lines: list[str]):
             end += 1
         index = end + 1
         yield start, min(end, len(lines) - 1), indent, opening.group("info").split()
+
+
+def fenced_lines(lines: list[str]) -> set[int]:
+    """The 0-based numbers of every line inside a fenced block, fences included."""
+    return {i for start, end, _, _ in _fences(lines) for i in range(start, end + 1)}
 
 
 def _figure(svg: str, alt: str, caption: str) -> str:

@@ -146,7 +146,7 @@ class Session:
             if section not in spans:
                 raise KeyError(f"{path} has no section {section!r}")
             first, last = spans[section]
-            text = "".join(chunk for line, chunk in result.chunks if first <= line <= last)
+            text = "".join(chunk for line, chunk, _ in result.chunks if first <= line <= last)
         return truncate(claims.normalize(text).rstrip("\n"))
 
 

@@ -12,6 +12,7 @@ https://facelessuser.github.io/pymdown-extensions/extensions/snippets/#snippet-s
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 SNIPPETS_DIR = "snippets"
@@ -53,6 +54,20 @@ def sections(source: str) -> dict[str, tuple[int, int]]:
     for name, start in starts.items():
         found.setdefault(name, (start, len(lines)))
     return found
+
+
+def included_text(source: str, section: str | None = None) -> str:
+    """What ``pymdownx.snippets`` puts on a page for ``source``: the whole file without its section
+    marker lines, or the dedented lines of one section (with ``dedent_subsections: true``).
+
+    Raises:
+        KeyError: ``section`` is not marked in ``source``.
+    """
+    lines = source.splitlines()
+    if section is None:
+        return "\n".join(line for line in lines if not _SECTION.match(line)).strip("\n")
+    first, last = sections(source)[section]
+    return textwrap.dedent("\n".join(lines[first - 1: last])).strip("\n")
 
 
 def split_target(target: str) -> tuple[str, str | None]:

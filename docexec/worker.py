@@ -39,8 +39,8 @@ import traceback
 import types
 
 #: Events a child writes, one JSON object per line, to its events file:
-#:   {"o": text, "l": line}   output written to stdout or stderr; ``line`` is the snippet's
-#:                            module-level line that was running (0 if none)
+#:   {"o": text, "l": line}   output written to stdout (or stderr, with "s": "stderr"); ``line``
+#:                            is the snippet's module-level line that was running (0 if none)
 #:   {"p": text, "l": line}   the text one ``print`` call in the snippet file wrote; ``line`` is the
 #:                            line of that call being executed
 #:   {"graph": {"dot": text, "alt": text}}   the autograd graph left when the snippet finished
@@ -80,7 +80,10 @@ class _Recorder(io.TextIOBase):
             else:
                 _recorded["kept"] += min(room, len(text))
                 _recorded["dropped"] += max(0, len(text) - room)
-                _emit(self._fd, {"o": text[:room], "l": _module_line(self._filename)})
+                event = {"o": text[:room], "l": _module_line(self._filename)}
+                if self._name == "<stderr>":
+                    event["s"] = "stderr"
+                _emit(self._fd, event)
         return len(text)
 
     def flush(self) -> None:

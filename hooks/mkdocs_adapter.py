@@ -10,19 +10,38 @@ replacing this file only.
 from __future__ import annotations
 
 import os
+import posixpath
 import subprocess
 from pathlib import Path
 
 from mkdocs.exceptions import Abort
-from mkdocs.plugins import get_plugin_logger
+from mkdocs.plugins import event_priority, get_plugin_logger
+from mkdocs.structure.files import File
 
 from docexec import figures
+from docexec.markdown_ext import include_fences
+from docexec.notebooks import chapter_notebook, dumps
 from docexec.session import get_session
 from docexec.snippets import check_includes
 
 log = get_plugin_logger("docexec")
 EXTENSION = "docexec.markdown_ext"
 SNIPPETS = "pymdownx.snippets"
+NOTEBOOKS = "notebooks"  # site folder of the generated chapter notebooks (rendered by mkdocs-jupyter)
+NOTEBOOK_CACHE = ".cache/docexec/notebooks"  # where they are written: outside every watched folder
+
+
+def _folder(config) -> str:
+    return config.mdx_configs.get(EXTENSION, {}).get("base_path", "snippets")
+
+
+def _include_paths(config) -> list[str]:
+    paths = config.mdx_configs.get(SNIPPETS, {}).get("base_path", ["."])
+    return [paths] if isinstance(paths, str) else list(paths)
+
+
+def _is_chapter(text: str, config) -> bool:
+    return any(include_fences(text.split("\n"), _root(config), _folder(config)))
 
 
 def _root(config) -> Path:
@@ -47,8 +66,7 @@ def on_config(config):
 
 def on_pre_build(config):
     """Execute every snippet, check its claims and diagrams, draw its figure; abort listing every problem."""
-    folder = config.mdx_configs.get(EXTENSION, {}).get("base_path", "snippets")
-    session = get_session(_root(config), folder)
+    session = get_session(_root(config), _folder(config))
     session.reset()
     session.run()
     problems = session.problems()
@@ -71,14 +89,52 @@ def on_pre_build(config):
         raise Abort(str(error)) from None
 
 
+@event_priority(100)  # before mkdocs-jupyter turns .ipynb files into pages
+def on_files(files, config):
+    """Add each chapter's notebook (``notebooks/<page>.ipynb``) with this build's outputs."""
+    session = get_session(_root(config), _folder(config))
+    if not session.execute:
+        return files
+    out = _root(config) / NOTEBOOK_CACHE
+    for page in list(files.documentation_pages()):
+        text = Path(page.abs_src_path).read_text(encoding="utf-8")
+        if not _is_chapter(text, config):
+            continue
+        name = f"{NOTEBOOKS}/{Path(page.src_uri).stem}.ipynb"
+        content = dumps(chapter_notebook(Path(page.abs_src_path), session, config.site_url or "",
+                                         _include_paths(config)))
+        target = out / name
+        if not target.is_file() or target.read_text(encoding="utf-8") != content:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(f".{target.name}.tmp")
+            tmp.write_text(content, encoding="utf-8")
+            os.replace(tmp, target)
+        files.append(File(name, src_dir=str(out), dest_dir=config.site_dir,
+                          use_directory_urls=config.use_directory_urls))
+    return files
+
+
 def on_page_markdown(markdown, page, config, files):
-    """Stop on an include of a missing snippet or section, naming ``docs/<page>.md:<line>``."""
-    base_paths = config.mdx_configs.get(SNIPPETS, {}).get("base_path", ["."])
-    base_paths = [base_paths] if isinstance(base_paths, str) else list(base_paths)
+    """Stop on an include of a missing snippet or section, naming ``docs/<page>.md:<line>``; on a
+    chapter, link its notebook under the title."""
     where = Path(config.docs_dir).name + "/" + page.file.src_uri
-    bad = check_includes(markdown, _root(config), base_paths)
+    bad = check_includes(markdown, _root(config), _include_paths(config))
     for line, reason in bad:
         log.error(f"{where}:{line}: {reason}")
     if bad:
         raise Abort(f"{where}: {len(bad)} include(s) name a missing snippet or section; see above")
-    return markdown
+    stem = Path(page.file.src_uri).stem
+    notebook = files.get_file_from_path(f"{NOTEBOOKS}/{stem}.ipynb")
+    if notebook is None or page.file.src_uri.startswith(f"{NOTEBOOKS}/"):
+        return markdown
+    here = posixpath.dirname(page.file.url.rstrip("/")) if config.use_directory_urls else ""
+    here = page.file.url.rstrip("/") if config.use_directory_urls else posixpath.dirname(page.file.url)
+    view = posixpath.relpath(notebook.url, here or ".")
+    download = posixpath.relpath(posixpath.join(posixpath.dirname(notebook.dest_uri), f"{stem}.ipynb"), here or ".")
+    links = (f'<p class="docexec-notebook">This chapter as a Jupyter notebook, with the same outputs: '
+             f'<a href="{download}" download>download it</a> or <a href="{view}">read it here</a>.</p>')
+    lines = markdown.split("\n")
+    for number, line in enumerate(lines):
+        if line.startswith("# "):
+            return "\n".join(lines[: number + 1] + ["", links] + lines[number + 1:])
+    return links + "\n\n" + markdown

@@ -104,7 +104,8 @@ def test_every_kind_of_output_is_captured_in_order(runs):
 def test_output_is_attributed_to_the_snippet_line_that_ran(runs):
     _, results = runs
     chunks = results["snippets/t/streams.py"].chunks
-    assert [line for line, text in chunks if text == "six\n"] == [10]
+    assert [line for line, text, _ in chunks if text == "six\n"] == [10]
+    assert [stream for _, text, stream in chunks if text in ("two\n", "three\n")] == ["stdout", "stderr"]
 
 
 def test_addresses_in_repr_str_and_fstrings_never_decide_a_match(runs):
