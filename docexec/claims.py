@@ -26,9 +26,11 @@ import tokenize
 from dataclasses import dataclass, field
 
 from .problems import Problem
+from .snippets import split_lines
 
-#: A memory address as CPython and PyTorch print it (``object at 0x7f03b095d810``).
-ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,16}\b")
+#: A memory address as CPython and PyTorch print it in a repr (``<... object at 0x7f03b095d810>``):
+#: hexadecimal after "at ". Other hexadecimal numbers (``hex(255)``) are left alone.
+ADDRESS = re.compile(r"(?<=\bat )0x[0-9a-fA-F]+\b")
 #: What every address becomes, on the page and in claims.
 ADDRESS_PLACEHOLDER = "0x…"
 
@@ -91,7 +93,7 @@ def find_print_sites(source: str) -> list[PrintSite]:
         tree = ast.parse(source)
     except SyntaxError as exc:
         raise ClaimSyntaxError(exc.lineno or 0, f"the snippet does not parse: {exc.msg}") from exc
-    lines = source.splitlines()
+    lines = split_lines(source)
     calls = sorted(
         (node for node in ast.walk(tree)
          if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print"),
@@ -130,7 +132,7 @@ def _contains(outer: ast.AST, inner: ast.AST) -> bool:
 
 def _comments_by_line(source: str) -> dict[int, tuple[int, str]]:
     comments: dict[int, tuple[int, str]] = {}
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+    for token in tokenize.generate_tokens(io.StringIO(source, newline=None).readline):
         if token.type == tokenize.COMMENT:
             comments[token.start[0]] = (token.start[1], token.string)
     return comments
@@ -148,6 +150,15 @@ def _split_comment(comment: str) -> tuple[str | None, str | None]:
     if text.endswith(" ->"):
         return text[:-3].strip(), None
     return text, None
+
+
+def orphan_claim_lines(source: str, sites: list[PrintSite]) -> list[int]:
+    """Lines holding a ``#>`` claim that is not right below a print call (so nothing checks it)."""
+    owned = set()
+    for site in sites:
+        owned.update(range(site.end_line + 1, site.end_line + 1 + len(site.block)))
+    return [number for number, line in enumerate(split_lines(source), start=1)
+            if _BLOCK_LINE.match(line) and number not in owned]
 
 
 def site_for_line(sites: list[PrintSite], line: int) -> PrintSite | None:
@@ -183,7 +194,7 @@ def printed_lines(sites: list[PrintSite], prints: list[tuple[int, str]]) -> dict
         body = normalize(text[site.line])
         if body.endswith("\n"):
             body = body[:-1]
-        out[site.line] = [line.rstrip() for line in body.split("\n")]
+        out[site.line] = [line.rstrip() for line in split_lines(body + "\n")] if body else [""]
     return out
 
 
@@ -191,7 +202,7 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     """Whether claimed lines match printed lines (``...`` matches any text, addresses never decide)."""
     want = "\n".join(normalize(line).rstrip() for line in expected) + "\n"
     got = "\n".join(normalize(line).rstrip() for line in actual) + "\n"
-    return _CHECKER.check_output(want, got, doctest.ELLIPSIS)
+    return _CHECKER.check_output(want, got, doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1)
 
 
 def check(path: str, source: str, prints: list[tuple[int, str]], complete: bool = True) -> list[Problem]:
@@ -214,9 +225,19 @@ def check(path: str, source: str, prints: list[tuple[int, str]], complete: bool 
         return [Problem(path, exc.line, str(exc))]
     actual = printed_lines(sites, prints)
     problems = []
+    for line in orphan_claim_lines(source, sites):
+        problems.append(Problem(path, line, "this '#>' claim line is not right below a print call, so nothing "
+                                            "checks it (run `make fix` to remove it)"))
+    for line in sorted({line for line, _ in prints if site_for_line(sites, line) is None}):
+        problems.append(Problem(path, line, "print is called under another name here, so its output cannot carry "
+                                            "a claim; call print(...) directly"))
     for site in sites:
         got = actual[site.line]
         want = site.expected
+        if site.block and site.claim is not None:
+            problems.append(Problem(path, site.line, "this print has both an inline claim and '#>' lines; keep one "
+                                                     "(run `make fix` to keep the '#>' lines)"))
+            continue
         if got is None:
             if not complete:
                 continue
@@ -282,22 +303,32 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
     """
     sites = find_print_sites(source)
     actual = printed_lines(sites, prints)
-    lines = source.splitlines(keepends=True)
+    lines = split_lines(source, keepends=True)
     ending = "\n"
     if lines and lines[0].endswith("\r\n"):
         ending = "\r\n"
+    elif lines and lines[0].endswith("\r"):
+        ending = "\r"
     changes: list[Change] = []
-    for site in sorted(sites, key=lambda s: s.line, reverse=True):
+    orphans = set(orphan_claim_lines(source, sites))
+    edits = sorted([(site.line, site) for site in sites] + [(line, None) for line in orphans],
+                   key=lambda pair: pair[0], reverse=True)
+    for number, site in edits:
+        if site is None:  # an orphan '#>' line: nothing checks it, so it goes
+            changes.append(Change(number, [split_lines(lines[number - 1])[0].strip()], []))
+            del lines[number - 1]
+            continue
         got = actual[site.line]
         if got is None:
             continue
         want = site.expected
-        if want is not None and matches(want, got):
+        both = bool(site.block) and site.claim is not None
+        if want is not None and matches(want, got) and not both:
             continue
         changes.append(Change(site.line, want, got))
         inline = (
             len(got) == 1 and got[0] and got[0] == got[0].strip() and _ARROW not in got[0]
-            and not got[0].startswith(("->", ">")) and not got[0].endswith(" ->")
+            and not got[0].startswith(("->", ">")) and not got[0].endswith(" ->") and not both
         )
         end_text = lines[site.end_line - 1].rstrip("\r\n")
         code = end_text[: site.comment_col].rstrip() if site.comment_col is not None else end_text.rstrip()
@@ -315,8 +346,21 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
     new_source = "".join(lines)
     if source and not source.endswith(("\n", "\r")) and new_source.endswith(ending):
         new_source = new_source[: -len(ending)]
-    try:
-        ast.parse(new_source)
-    except SyntaxError as exc:  # pragma: no cover - a bug here must never reach a file
-        raise ClaimSyntaxError(exc.lineno or 0, f"rewriting claims would break the snippet: {exc.msg}") from exc
+    _verify_rewrite(source, new_source, prints)
     return new_source, changes
+
+
+def _verify_rewrite(source: str, new_source: str, prints: list[tuple[int, str]]) -> None:
+    """Refuse a rewrite that would change the code, or whose claims would not hold on re-reading."""
+    try:
+        old_tree, new_tree = ast.parse(source), ast.parse(new_source)
+    except SyntaxError as exc:
+        raise ClaimSyntaxError(exc.lineno or 0, f"rewriting claims would break the snippet: {exc.msg}") from exc
+    if ast.dump(old_tree) != ast.dump(new_tree):
+        raise ClaimSyntaxError(0, "the printed text cannot be written as a comment without changing the code "
+                                  "(it holds a line break Python would read); print its repr() instead")
+    moved = remap_prints(source, new_source, prints)
+    bad = [p for p in check("snippet", new_source, moved) if "never ran" not in p.message]
+    if bad:
+        raise ClaimSyntaxError(bad[0].line, "the printed text cannot be written as a claim that reads back the "
+                                            f"same ({bad[0].message}); print its repr() instead")

@@ -77,7 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()
     session = Session(root, SNIPPETS_DIR)
-    paths = [Path(p).resolve().relative_to(root).as_posix() for p in args.paths] or discover(root)
+    paths = []
+    for given in args.paths:
+        path = Path(given).resolve()
+        if not path.is_file():
+            print(f"{given}: no such file", file=sys.stderr)
+            return 2
+        if not path.is_relative_to(root):
+            print(f"{given}: not inside the repository {root}", file=sys.stderr)
+            return 2
+        paths.append(path.relative_to(root).as_posix())
+    paths = paths or discover(root)
     if args.command == "fix":
         left = fix(session, paths)
         print(f"docexec fix: {len(paths)} snippet(s) checked, {left} still with problems")

@@ -21,7 +21,10 @@ Arrows point the way the forward pass ran: from a Node to the Node that used its
 # --8<-- [start:to_dot]
 
 
-def walk(tensors):
+MAX_NODES = 60  # a figure shows at most this many backward Nodes; the rest become one "…" box
+
+
+def walk(tensors, limit=MAX_NODES):
     """Collect the graph behind ``tensors`` (a mapping of name -> tensor, order kept).
 
     Returns ``(nodes, edges)``: ``nodes`` is a list of ``(id, kind, label)`` with ids ``t0, t1, ...``
@@ -29,7 +32,8 @@ def walk(tensors):
     ``tensor-leaf``, ``tensor-nonleaf``, ``tensor-nograd``, ``accumulate``, ``backward``;
     ``edges`` is a list of ``(from id, to id, kind)`` with ``kind`` ``flow`` (between Nodes) or
     ``join`` (between a tensor and its Node). Python's ``id()`` is used only to recognise an object
-    seen before, never in the result, so the same graph always gives the same lists.
+    seen before, never in the result, so the same graph always gives the same lists. Beyond
+    ``limit`` Nodes, the rest are shown as one box ``… N more Nodes``.
     """
     nodes, edges, node_ids, tensor_ids, visited = [], [], {}, {}, []
     for name, tensor in tensors.items():
@@ -50,6 +54,13 @@ def walk(tensors):
             name = type(node).__name__
             nodes.append((node_ids[id(node)], "accumulate" if name == "AccumulateGrad" else "backward", name))
             stack.extend(reversed([parent for parent, _ in node.next_functions if parent is not None]))
+    if len(visited) > limit:  # keep the first ``limit`` Nodes; the others share one box
+        more = f"n{limit}"
+        nodes = [n for n in nodes if not n[0].startswith("n") or int(n[0][1:]) < limit]
+        nodes.append((more, "backward", f"… {len(visited) - limit} more Nodes"))
+        for node in visited[limit:]:
+            node_ids[id(node)] = more
+        visited = visited[:limit]
     for tensor in tensors.values():
         if tensor.grad_fn is not None and (node_ids[id(tensor.grad_fn)], tensor_ids[id(tensor)], "join") not in edges:
             edges.append((node_ids[id(tensor.grad_fn)], tensor_ids[id(tensor)], "join"))
@@ -59,7 +70,9 @@ def walk(tensors):
             edges.append((tensor_ids[id(variable)], node_ids[id(node)], "join"))
         for parent, _ in node.next_functions:
             if parent is not None:
-                edges.append((node_ids[id(parent)], node_ids[id(node)], "flow"))
+                edge = (node_ids[id(parent)], node_ids[id(node)], "flow")
+                if edge[0] != f"n{limit}" or edge not in edges:
+                    edges.append(edge)
     return nodes, edges
 
 
@@ -131,18 +144,22 @@ def describe(tensors):
     def name(node_id):
         return labels[node_id] + (f" ({', '.join(outputs[node_id])})" if node_id in outputs else "")
 
-    chains = []
+    chains, budget = [], 2000  # paths can multiply at every merge: look at a bounded number of them
     for start in starts:
         paths = [[start]]
-        while paths and len(chains) < 8:
-            path = paths.pop(0)
-            nxt = forward.get(path[-1], [])
+        while paths and len(chains) < 8 and budget > 0:  # depth first, first input first
+            budget -= 1
+            path = paths.pop()
+            nxt = list(dict.fromkeys(forward.get(path[-1], [])))
             chain = " → ".join(name(n) for n in path)
             if not nxt and chain not in chains:
                 chains.append(chain)
-            paths.extend(path + [n] for n in nxt)
+            paths.extend(path + [n] for n in reversed(nxt))
+    if budget <= 0 or len(chains) >= 8:
+        chains.append("and more paths")
     linked = {end for _, end, _ in edges} | {start for start, _, _ in edges}
-    alone = [labels[i] for i, kind, _ in nodes if kind.startswith("tensor") and i not in linked]
+    truncated = any(label.startswith("… ") for label in labels.values())
+    alone = [] if truncated else [labels[i] for i, kind, _ in nodes if kind.startswith("tensor") and i not in linked]
     text = "; ".join(chains)
     if alone:
         text += ("; " if text else "") + "not in the graph: " + ", ".join(alone)

@@ -40,6 +40,7 @@ from .snippets import INCLUDE, split_target
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*)$")
 _TITLE = re.compile(r"^#[ \t]+\S")
+_ESCAPE_INCLUDE = re.compile(r"^([ \t]*)(-+8<-+)")
 # A concept diagram: an image line whose target is a hand-written DOT file under diagrams/.
 _DIAGRAM = re.compile(r'^(?P<indent>[ \t]*)!\[(?P<alt>[^\]]+)\]\((?P<path>diagrams/[^)\s]+\.dot)(?:[ \t]+"(?P<caption>[^"]*)")?\)[ \t]*$')
 
@@ -186,7 +187,8 @@ def _slug(name: str) -> str:
 def _output_block(text: str, indent: str) -> list[str]:
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
-    body = [f"{indent}{line}" if line else "" for line in text.split("\n")]
+    # pymdownx.snippets runs after this and would expand a printed '--8<--' line; ';' escapes it.
+    body = [indent + _ESCAPE_INCLUDE.sub(r"\1;\2", line) if line else "" for line in text.split("\n")]
     return ["", f'{indent}{fence} text title="Output"', *body, f"{indent}{fence}", ""]
 
 

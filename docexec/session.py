@@ -13,7 +13,7 @@ from . import claims, figures
 from .cache import RunCache
 from .execute import DEFAULT_TIMEOUT, RunResult, run_snippets
 from .problems import DocexecError, Problem
-from .snippets import SNIPPETS_DIR, discover, options, sections
+from .snippets import SNIPPETS_DIR, discover, options, read_source, sections
 
 #: Output longer than this (characters) is cut on the page, with a note saying how much was cut.
 MAX_OUTPUT_CHARS = 20_000
@@ -84,7 +84,8 @@ class Session:
             self.run()
 
     def source(self, path: str) -> str:
-        return (self.root / path).read_text(encoding="utf-8")
+        """The text of ``path`` (relative to the root) exactly as stored (see ``snippets.read_source``)."""
+        return read_source(self.root / path)
 
     def problems(self) -> list[Problem]:
         """Every failure of the runs so far: snippets that raised, hung or crashed, and claims that do not hold."""
@@ -92,7 +93,8 @@ class Session:
         for path, result in self.results.items():
             if not result.ok:
                 found.append(run_problem(result))
-            found.extend(claims.check(path, self.source(path), result.prints, complete=result.ok))
+            if result.error_type != "SyntaxError":  # already reported, with its line
+                found.extend(claims.check(path, self.source(path), result.prints, complete=result.ok))
         if all(r.ok for r in self.results.values()):
             found.extend(figures.check(self.root, self.graphs(), set(self.results), self.folder))
         return found

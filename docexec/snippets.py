@@ -22,6 +22,24 @@ SNIPPETS_DIR = "snippets"
 _SECTION = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(?P<type>start|end)[ \t]*:[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\].*?$")
 INCLUDE = re.compile(r"^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+(?P<q>[\"'])(?P<target>[^\"']+)(?P=q)[ \t]*$")
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def split_lines(text: str, keepends: bool = False) -> list[str]:
+    """Split ``text`` into lines the way Python reads source: at ``\\n``, ``\\r\\n`` and ``\\r`` only.
+
+    (``str.splitlines`` also splits at form feeds, ``\\x1c``-``\\x1e``, U+2028 and others, which
+    Python's tokenizer does not, so line numbers would disagree with tracebacks.)
+    """
+    lines = _LINE.findall(text)
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]
+
+
+def read_source(path: Path) -> str:
+    """A snippet's text exactly as stored (line endings kept; a UTF-8 byte-order mark dropped, as Python does)."""
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        return handle.read()
+
 
 def discover(root: Path, folder: str = SNIPPETS_DIR) -> list[str]:
     """All runnable snippets under ``root/folder``, as sorted POSIX paths relative to ``root``."""
@@ -41,7 +59,7 @@ def sections(source: str) -> dict[str, tuple[int, int]]:
     """
     starts: dict[str, int] = {}
     found: dict[str, tuple[int, int]] = {}
-    lines = source.splitlines()
+    lines = split_lines(source)
     for number, line in enumerate(lines, start=1):
         match = _SECTION.match(line)
         if not match:
@@ -63,7 +81,7 @@ def included_text(source: str, section: str | None = None) -> str:
     Raises:
         KeyError: ``section`` is not marked in ``source``.
     """
-    lines = source.splitlines()
+    lines = split_lines(source)
     if section is None:
         return "\n".join(line for line in lines if not _SECTION.match(line)).strip("\n")
     first, last = sections(source)[section]
@@ -118,11 +136,15 @@ def check_includes(text: str, root: Path, base_paths: list[str]) -> list[tuple[i
         ``(line, reason)`` pairs, 1-based lines of ``text``. Escaped includes (``;--8<--``) are skipped.
     """
     found = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         match = INCLUDE.match(line)
         if not match:
             continue
         name, section = split_target(match.group("target"))
+        if re.search(r":\d", match.group("target")):
+            found.append((number, f"includes {match.group('target')!r} by line numbers, which break silently when "
+                                  "the file changes; mark a named section ('# --8<-- [start:name]') and include that"))
+            continue
         candidates = [Path(root) / base / name for base in base_paths]
         path = next((c for c in candidates if c.is_file()), None)
         if path is None:
@@ -130,4 +152,5 @@ def check_includes(text: str, root: Path, base_paths: list[str]) -> list[tuple[i
         elif section and section not in sections(path.read_text(encoding="utf-8")):
             found.append((number, f"includes section {section!r} of {name!r}, which has no "
                                   f"'# --8<-- [start:{section}]' marker"))
+
     return found

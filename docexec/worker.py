@@ -50,6 +50,19 @@ import types
 #: Output a snippet may write before the rest is counted but no longer recorded (characters).
 MAX_RECORDED = 16_000_000
 _recorded = {"kept": 0, "dropped": 0}
+#: Output written below Python (C code writing to file descriptors 1 and 2) lands in the raw file;
+#: it is read back before every Python-level write, so both keep the order they were written in.
+_raw = {"fd": -1, "offset": 0}
+
+
+def _drain_raw(events_fd: int, line: int) -> None:
+    if _raw["fd"] < 0:
+        return
+    size = os.fstat(_raw["fd"]).st_size
+    if size > _raw["offset"]:
+        data = os.pread(_raw["fd"], size - _raw["offset"], _raw["offset"])
+        _raw["offset"] += len(data)
+        _emit(events_fd, {"o": data.decode("utf-8", "replace"), "l": line, "raw_end": _raw["offset"]})
 
 
 class _Recorder(io.TextIOBase):
@@ -74,13 +87,15 @@ class _Recorder(io.TextIOBase):
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         if text:
+            _raw["line"] = line = _module_line(self._filename)
+            _drain_raw(self._fd, line)
             room = MAX_RECORDED - _recorded["kept"]
             if room <= 0:
                 _recorded["dropped"] += len(text)
             else:
                 _recorded["kept"] += min(room, len(text))
                 _recorded["dropped"] += max(0, len(text) - room)
-                event = {"o": text[:room], "l": _module_line(self._filename)}
+                event = {"o": text[:room], "l": line}
                 if self._name == "<stderr>":
                     event["s"] = "stderr"
                 _emit(self._fd, event)
@@ -162,12 +177,20 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     """
     events_fd = os.open(events_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     raw_fd = os.open(raw_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    _raw["fd"] = os.open(raw_path, os.O_RDONLY)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.dup2(raw_fd, 1)
     os.dup2(raw_fd, 2)
     # A crash or a timeout leaves a Python traceback in the raw output, so the report can name the line.
     crash_log = os.fdopen(os.dup(raw_fd), "w")
+    # Own process group (so a timeout also stops processes the snippet starts), and no inherited
+    # descriptors but these (so such a process cannot hold the worker's answer pipe open).
+    os.setpgid(0, 0)
+    keep = sorted({0, 1, 2, events_fd, raw_fd, _raw["fd"], crash_log.fileno()})
+    for low, high in zip([-1] + keep, keep + [os.sysconf("SC_OPEN_MAX")]):
+        if low + 1 < high:  # os.closerange(n, n) may close everything from n on (close_range(n, -1))
+            os.closerange(low + 1, high)
     faulthandler.enable(file=crash_log)
     if timeout:
         faulthandler.dump_traceback_later(max(0.05, timeout - 0.2), file=crash_log)
@@ -175,7 +198,7 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     status: dict = {"status": "ok"}
     before: set = set(sys.modules)
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:  # Python itself skips a byte-order mark
             source = handle.read()
         linecache.cache[display] = (len(source), None, source.splitlines(True), display)
         os.chdir(workdir)
@@ -209,14 +232,14 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
                   "line": _last_line(exc, display), "traceback": ""}
     except BaseException as exc:  # noqa: BLE001 - every failure of a snippet is reported
         status = {"status": "error", "type": type(exc).__name__, "message": str(exc),
-                  "line": _last_line(exc, display),
-                  "traceback": "".join(traceback.format_exception(exc)).rstrip()}
+                  "line": _last_line(exc, display), "traceback": _format_traceback(exc)}
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001
         pass
     faulthandler.cancel_dump_traceback_later()
+    _drain_raw(events_fd, _raw.get("line", 0))
     status["deps"] = _local_modules(root, display, before)
     if _recorded["dropped"]:
         status["dropped"] = _recorded["dropped"]
@@ -247,6 +270,13 @@ def _emit_graph(events_fd: int, namespace: dict) -> None:
         _emit(events_fd, {"graph": {"dot": graph.to_dot(tensors), "alt": graph.describe(tensors)}})
 
 
+def _format_traceback(exc: BaseException) -> str:
+    """The traceback without this worker's own frames (they say nothing about the snippet)."""
+    report = traceback.TracebackException.from_exception(exc)
+    report.stack = traceback.StackSummary.from_list([f for f in report.stack if f.filename != __file__])
+    return "".join(report.format()).rstrip()
+
+
 def _last_line(exc: BaseException, display: str) -> int:
     """The innermost traceback line inside the snippet file (0 when the error came from elsewhere)."""
     line = 0
@@ -273,8 +303,9 @@ def _read_result(display: str, events_path: str, raw_path: str) -> dict:
                 end = event["end"]
             else:
                 events.append(event)
+    drained = max((event.get("raw_end", 0) for event in events), default=0)
     with open(raw_path, "rb") as handle:
-        raw = handle.read().decode("utf-8", "replace")
+        raw = handle.read()[drained:].decode("utf-8", "replace")
     return {"path": display, "events": events, "raw": raw, "end": end}
 
 
@@ -327,9 +358,10 @@ def serve(request: dict, out) -> None:
             if done == 0:
                 if time.monotonic() - started <= limit:
                     continue
-                os.kill(pid, signal.SIGKILL)
+                _kill_group(pid)
                 os.waitpid(pid, 0)
                 timed_out = True
+            _kill_group(pid)  # whatever the snippet started and left running
             del running[pid]
             finished = True
             result = _read_result(display, events_path, raw_path)
@@ -349,6 +381,13 @@ def serve(request: dict, out) -> None:
         if not finished:
             time.sleep(0.002)
     _remove_tree(scratch)
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _crash_line(result: dict, display: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
 import pytest
@@ -150,3 +151,49 @@ def test_rewrite_uses_block_form_for_text_containing_an_arrow():
 def test_rewrite_refuses_a_source_that_does_not_parse():
     with pytest.raises(claims.ClaimSyntaxError):
         claims.rewrite("print(1\n", [])
+
+
+def test_line_numbers_follow_pythons_own_line_breaks():
+    # A form feed is whitespace to Python, not a line break; str.splitlines would count it as one.
+    source = 'x = 1\n\x0c\nprint("a\\nb")\n#> a\n#> b\n'
+    assert claims.check("s.py", source, [(3, "a\nb\n")]) == []
+    assert claims.split_lines("a\x0cb\u2028c\r\nd\re\n") == ["a\x0cb\u2028c", "d", "e"]
+
+
+@pytest.mark.parametrize("printed", ["a\rb", "x\rimport os", "x\u2028y", "tab\there", "form\x0cfeed"])
+def test_rewrite_never_turns_output_into_code(printed):
+    source = "print(value)\n"
+    new, _ = claims.rewrite(source, [(1, printed + "\n")])
+    assert ast.dump(ast.parse(new)) == ast.dump(ast.parse(source))
+    assert claims.check("s.py", new, claims.remap_prints(source, new, [(1, printed + "\n")])) == []
+
+
+def test_true_is_not_accepted_for_one():
+    assert not claims.matches(["1"], ["True"]) and not claims.matches(["0"], ["False"])
+
+
+def test_only_addresses_in_reprs_are_hidden():
+    assert claims.normalize("0xffffff <A object at 0x7f03b095d810>") == "0xffffff <A object at 0x…>"
+    assert not claims.matches(["0xfffffe"], ["0xffffff"])
+
+
+def test_inline_claim_beside_block_lines_is_a_problem_and_fix_keeps_the_block():
+    source = "print(1)  # 999\n#> 1\n"
+    (problem,) = claims.check("s.py", source, [(1, "1\n")])
+    assert "both an inline claim and '#>' lines" in problem.message
+    new, _ = claims.rewrite(source, [(1, "1\n")])
+    assert new == "print(1)\n#> 1\n"
+
+
+def test_claim_lines_not_below_a_print_are_problems_and_fix_removes_them():
+    source = "print(1)\n\n#> 2\n"
+    problems = claims.check("s.py", source, [(1, "1\n")])
+    assert [(p.line, "not right below a print" in p.message) for p in problems] == [(3, True), (1, False)]
+    new, _ = claims.rewrite(source, [(1, "1\n")])
+    assert new == "print(1)  # 1\n\n"
+
+
+def test_print_under_another_name_is_a_problem():
+    source = "p = print\np('x')\n"
+    (problem,) = claims.check("s.py", source, [(2, "x\n")])
+    assert problem.line == 2 and "under another name" in problem.message

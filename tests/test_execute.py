@@ -61,6 +61,20 @@ def runs(tmp_path_factory) -> tuple[Path, dict]:
             print(str(t))  # <__main__.Thing object at 0x7f0000000000>
             print(f"value: {t}")  # value: <__main__.Thing object at 0x…>
             """,
+        "snippets/t/raw_order.py": """
+            import os
+            print("first")  # first
+            os.write(1, b"written below Python\\n")
+            print("last")  # last
+            """,
+        "snippets/t/forks.py": """
+            import os
+            import time
+            if os.fork() == 0:
+                time.sleep(60)
+                os._exit(0)
+            print("parent done")  # parent done
+            """,
         "snippets/t/raises.py": """
             import torch
             x = torch.ones(2)
@@ -135,3 +149,16 @@ def test_snippet_runs_with_python_alone(tmp_path):
     path = ROOT / "snippets/computational-graph/opt_in.py"
     proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0 and proc.stdout.splitlines()[0] == "True"
+
+
+def test_output_written_below_python_keeps_its_place(runs):
+    _, results = runs
+    assert results["snippets/t/raw_order.py"].output == "first\nwritten below Python\nlast\n"
+
+
+def test_a_process_the_snippet_leaves_behind_does_not_hold_up_the_build(runs):
+    _, results = runs
+    result = results["snippets/t/forks.py"]
+    assert result.ok and result.output == "parent done\n"
+    # The whole module's run (all fixtures) would take 60 s if the grandchild kept the pipe open.
+    assert max(r.seconds for r in results.values()) < 30

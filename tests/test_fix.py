@@ -87,3 +87,14 @@ def _problems(root, snippet):
     session = Session(root)
     session.run([snippet])
     return session.problems()
+
+
+def test_fix_keeps_crlf_line_endings_and_a_byte_order_mark_runs(tmp_path):
+    path = tmp_path / "snippets/c/crlf.py"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"x = 2\r\nprint(x)\r\nprint(x + 1)  # 4\r\n")
+    (tmp_path / "snippets/c/bom.py").write_bytes(b"\xef\xbb\xbfprint('bom')  # bom\n")
+    out = io.StringIO()
+    assert fix(Session(tmp_path), ["snippets/c/crlf.py", "snippets/c/bom.py"], out) == 0
+    assert path.read_bytes() == b"x = 2\r\nprint(x)  # 2\r\nprint(x + 1)  # 3\r\n"
+    assert "bom.py" not in out.getvalue()  # ran, and its claim held

@@ -28,6 +28,9 @@ def repo(tmp_path_factory):
             print("second")  # second
             # --8<-- [end:two]
             """,
+        "snippets/ch/prints_include.py": """
+            print('--8<-- "ch/plain.py"')  # --8<-- "ch/plain.py"
+            """,
         "diagrams/concepts/c.dot": 'digraph c { a [class="backward"]; a -> b }\n',
         "other/elsewhere.py": "VALUE = 1\n",
     })
@@ -70,3 +73,10 @@ def test_concept_diagram_lines_become_figures_but_not_inside_fences(repo):
 def test_includes_from_another_folder_get_no_output(repo):
     html = convert(repo, '```python\n--8<-- "elsewhere.py"\n```\n')
     assert "VALUE" in html and "Output" not in html
+
+
+def test_printed_include_lines_are_shown_not_expanded(repo):
+    html = convert(repo, '```python\n--8<-- "ch/prints_include.py"\n```\n')
+    output = html.split("Output", 1)[1]
+    assert "--8&lt;-- &quot;ch/plain.py&quot;" in output or '--8&lt;-- "ch/plain.py"' in output
+    assert "hello" not in output
