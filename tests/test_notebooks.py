@@ -1,0 +1,53 @@
+"""Chapter notebooks: made from the page and its snippets, they run top to bottom in a real Jupyter
+kernel and print what the build printed."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from docexec import claims
+from docexec.notebooks import chapter_notebook, dumps
+from docexec.session import Session
+
+from .conftest import ROOT, snippet_base_paths
+
+CHAPTERS = sorted((ROOT / "docs").glob("[0-9][0-9]-*.md"))
+
+
+@pytest.fixture(scope="module")
+def session() -> Session:
+    session = Session(ROOT)
+    session.run()
+    return session
+
+
+def stdout_of(cell: dict) -> str:
+    return claims.normalize("".join(o.get("text", "") for o in cell.get("outputs", [])
+                                    if o.get("output_type") == "stream" and o.get("name") == "stdout"))
+
+
+@pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
+def test_notebook_runs_in_a_kernel_and_prints_what_the_build_printed(session, page, tmp_path):
+    built = chapter_notebook(page, session, "https://example.invalid/", snippet_base_paths())
+    notebook = nbformat.reads(dumps(built), as_version=4)
+    nbformat.validate(notebook)
+    expected = [stdout_of(cell) for cell in notebook.cells if cell.cell_type == "code"]
+    assert any(expected), "the notebook carries the build's outputs"
+    assert any(o.get("output_type") == "display_data" for c in notebook.cells if c.cell_type == "code"
+               for o in c.outputs), "and its graph figures"
+    NotebookClient(notebook, timeout=120, kernel_name="python3", allow_errors=False,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    executed = [stdout_of(cell) for cell in notebook.cells if cell.cell_type == "code"]
+    assert executed == expected
+
+
+def test_notebook_text_is_plain_jupyter_markdown(session):
+    built = chapter_notebook(CHAPTERS[0], session, "https://example.invalid/", snippet_base_paths())
+    markdown = "\n".join(c["source"] for c in built["cells"] if c["cell_type"] == "markdown")
+    assert "!!! warning" not in markdown and "**Pitfall 1" in markdown  # admonitions became bold titles
+    assert "][" not in markdown  # reference links were inlined
+    assert "(attachment:tensors-vs-nodes.svg)" in markdown  # the concept diagram travels with it
+    assert dumps(built) == dumps(chapter_notebook(CHAPTERS[0], session, "https://example.invalid/",
+                                                  snippet_base_paths()))  # same bytes every time
