@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import re
 import uuid
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 
 from markdown import Extension
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
 from . import figures
@@ -215,6 +216,28 @@ def _add_versions_note(lines: list[str], versions: dict[str, str], minutes: int)
     return ["", note, ""] + lines
 
 
+class CodeAbbreviationPostprocessor(Postprocessor):
+    """Gives an inline code span whose whole text is a defined abbreviation (``grad_fn``) that
+    abbreviation's tooltip, as Python-Markdown's ``abbr`` does for plain text (it skips code).
+
+    It works on the finished HTML because ``pymdownx.inlinehilite`` stashes code spans away from
+    tree processors.
+    """
+
+    def run(self, text: str) -> str:
+        abbr = self.md.treeprocessors["abbr"] if "abbr" in self.md.treeprocessors else None
+        terms = getattr(abbr, "abbrs", {}) if abbr is not None else {}
+        if not terms:
+            return text
+        pattern = re.compile(r"(?<!<pre>)<code>(" + "|".join(re.escape(escape(t)) for t in terms) + r")</code>")
+
+        def wrap(match: re.Match) -> str:
+            title = escape(terms[unescape(match.group(1))], quote=True)
+            return f'<abbr title="{title}">{match.group(0)}</abbr>'
+
+        return pattern.sub(wrap, text)
+
+
 class SnippetOutputExtension(Extension):
     """Registers ``SnippetOutputPreprocessor``; see the module docstring for the options."""
 
@@ -231,6 +254,7 @@ class SnippetOutputExtension(Extension):
                                             bool(self.getConfig("versions_note")))
         md.preprocessors.register(outputs, "docexec_output", 34)
         md.preprocessors.register(FigurePlaceholderPreprocessor(md, outputs), "docexec_figures", 29)
+        md.postprocessors.register(CodeAbbreviationPostprocessor(md), "docexec_code_abbr", 5)
 
 
 def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's entry point name

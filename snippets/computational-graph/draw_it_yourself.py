@@ -1,6 +1,6 @@
 import torch
 
-from docexec.graph import to_dot  # the function shown above
+from docexec.graph import to_dot  # the function shown above: in your own file, paste it here instead
 
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 w = torch.tensor([0.5, -1.0], requires_grad=True)

@@ -12,3 +12,6 @@ print(t._version)  # 3
 
 u = t + 1  # out-of-place: a new tensor, t is untouched
 print(t._version, u._version)  # 3 0 -> reading t does not count as a change
+
+t.requires_grad_()  # a trailing underscore too, but it only switches a flag
+print(t._version)  # 3 -> not counted: the values did not change

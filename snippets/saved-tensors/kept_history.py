@@ -18,7 +18,7 @@ def evaluate(keep_graph):
     total = 0.0
     for step in range(3):
         batch = torch.full((2,), float(step))
-        loss = (w * batch).exp().sum()  # saves batch (for MulBackward0) and the exp result
+        loss = (w * batch).exp().sum()  # saves batch (for the multiplication) and the exp result
         total = total + (loss if keep_graph else loss.item())
     return total
 

@@ -8,7 +8,7 @@ def show(tensor):
 
 def pack(tensor):
     """Called during the forward pass, once for every tensor a Node saves."""
-    print("  pack  ", show(tensor))  # -> x.exp() for ExpBackward0; then exp(x) and x for MulBackward0
+    print("  pack  ", show(tensor))  # -> x.exp() for exp's Node; then exp(x) and x for the multiplication's Node
     #>   pack   [1.0, 2.7183]
     #>   pack   [1.0, 2.7183]
     #>   pack   [0.0, 1.0]
@@ -17,7 +17,7 @@ def pack(tensor):
 
 def unpack(packed):
     """Called during the backward pass, when a Node needs a saved tensor back."""
-    print("  unpack", show(packed))  # -> MulBackward0 runs first, ExpBackward0 last
+    print("  unpack", show(packed))  # -> the multiplication's Node runs first, exp's Node last
     #>   unpack [1.0, 2.7183]
     #>   unpack [0.0, 1.0]
     #>   unpack [1.0, 2.7183]
