@@ -1,16 +1,20 @@
-# Every target sets up what it needs first (a .venv with the pinned packages, Graphviz's dot),
-# and does so only once: a second run reinstalls nothing unless requirements.txt changed.
+# Every target sets up what it needs first (a .venv with the pinned packages, Graphviz's dot, the
+# npm packages of the browser tests), and does so only once: a second run reinstalls nothing unless
+# requirements.txt or package.json changed.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
 ADDR ?= 127.0.0.1:8000
 
 # Material 9.8 prints an end-of-life notice on every build; silence it in logs.
 export NO_MKDOCS_2_WARNING := 1
+# Reproducible builds: dates in the sitemap come from the last commit, not from today.
+export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: setup serve build test fix check clean
+.PHONY: setup serve build test fix check bench linkcheck clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -20,7 +24,14 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
-setup: $(STAMP)
+$(NODE_STAMP): package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --no-audit --no-fund --loglevel=error && touch $(NODE_STAMP); \
+	else \
+	  echo "npm not found: the accessibility checks (axe-core) will be skipped; install Node.js and npm to run them"; \
+	fi
+
+setup: $(STAMP) $(NODE_STAMP)
 	@tools/ensure-graphviz
 
 serve: setup  ## serve the site at http://$(ADDR) with live reload
@@ -35,8 +46,15 @@ test: setup  ## the whole test suite
 check: setup  ## run every snippet and check its claims, without building the site
 	$(BIN)/python -m docexec check
 
-fix: setup  ## rewrite stale output claims in snippets/
+fix: setup  ## rewrite stale output claims in snippets/ and regenerate diagrams/*.dot
 	$(BIN)/python -m docexec fix
 
-clean:
+bench: setup  ## build-time benchmark: prints ratios (see tools/bench.py)
+	$(BIN)/python tools/bench.py
+
+linkcheck: build  ## opt-in: check every link of the built site, external ones included (needs network)
+	$(BIN)/python -m pip install --quiet linkchecker==10.6.0
+	$(BIN)/linkchecker --check-extern --no-status site/index.html
+
+clean:  ## remove the built site and every cache (runs, figures, notebooks)
 	rm -rf site .cache

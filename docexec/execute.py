@@ -103,6 +103,25 @@ class RunResult:
         )
 
 
+def start_worker(root: Path, python: str | None = None) -> subprocess.Popen:
+    """Start ``python -m docexec.worker`` now, so that it imports torch while the caller does other
+    work; hand it to ``run_snippets(worker=...)`` later.
+
+    Raises:
+        ExecutionError: the worker could not be started.
+    """
+    env = dict(os.environ)
+    env["PYTHONHASHSEED"] = "0"
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).resolve().parent.parent)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    )
+    try:
+        return subprocess.Popen([python or sys.executable, "-m", "docexec.worker"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(root))
+    except OSError as exc:
+        raise ExecutionError(f"could not start the snippet worker: {exc}") from exc
+
+
 def run_snippets(
     root: Path,
     paths: list[str],
@@ -112,6 +131,8 @@ def run_snippets(
     memory_mb: float | None = DEFAULT_MEMORY_MB,
     options: dict[str, dict[str, float]] | None = None,
     python: str | None = None,
+    preload: list[str] | None = None,
+    worker: subprocess.Popen | None = None,
 ) -> dict[str, RunResult]:
     """Execute snippets, each isolated in its own process, torch imported once for all of them.
 
@@ -124,6 +145,9 @@ def run_snippets(
         options: per-snippet overrides, by path: ``{"timeout": s, "memory_mb": MiB}``
             (see ``docexec.snippets.options``).
         python: the interpreter to use (default: the current one).
+        preload: modules the worker imports once before forking (e.g. ``torch._dynamo``, which
+            optimizers and checkpointing import lazily and slowly), so each child does not.
+        worker: a process from ``start_worker`` to use instead of starting one.
 
     Returns:
         A dict from path to ``RunResult``, in the order of ``paths``.
@@ -132,8 +156,12 @@ def run_snippets(
         ExecutionError: the worker could not be started or ended without answering for every snippet.
     """
     if not paths:
+        if worker is not None:
+            worker.kill()
+            worker.communicate()
         return {}
     request = {
+        "preload": list(preload or []),
         "root": str(Path(root).resolve()),
         "jobs": jobs or os.cpu_count() or 1,
         "timeout": timeout,
@@ -141,31 +169,16 @@ def run_snippets(
         "options": options or {},
         "snippets": list(paths),
     }
-    env = dict(os.environ)
-    env["PYTHONHASHSEED"] = "0"
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(Path(__file__).resolve().parent.parent)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
-    )
-    try:
-        proc = subprocess.run(
-            [python or sys.executable, "-m", "docexec.worker"],
-            input=json.dumps(request),
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=str(root),
-            check=False,
-        )
-    except OSError as exc:
-        raise ExecutionError(f"could not start the snippet worker: {exc}") from exc
+    proc = worker or start_worker(root, python)
+    stdout, stderr = proc.communicate(json.dumps(request))
     results: dict[str, RunResult] = {}
-    for line in proc.stdout.splitlines():
+    for line in stdout.splitlines():
         if line.strip():
             result = RunResult.from_worker(json.loads(line))
             results[result.path] = result
     missing = [p for p in paths if p not in results]
     if proc.returncode != 0 or missing:
-        tail = proc.stderr.strip().splitlines()[-5:]
+        tail = stderr.strip().splitlines()[-5:]
         raise ExecutionError(
             f"the snippet worker exited with status {proc.returncode} before running "
             f"{', '.join(missing) or 'all snippets'}: " + " | ".join(tail)

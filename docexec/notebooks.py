@@ -38,7 +38,9 @@ def snippet_code(session: Session, target: str) -> str:
 def _outputs(session: Session, target: str) -> list[dict]:
     name, section = split_target(target)
     path = f"{session.folder}/{name}"
-    result = session.results[path]
+    result = session.results.get(path)
+    if result is None:  # execution switched off: the notebook has no outputs
+        return []
     span = sections(session.source(path)).get(section) if section else None
     streams: list[dict] = []
     for line, text, stream in result.chunks:

@@ -7,11 +7,12 @@ share, so all of them run the same code on the same results.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from . import claims, figures
 from .cache import RunCache
-from .execute import DEFAULT_TIMEOUT, RunResult, run_snippets
+from .execute import DEFAULT_TIMEOUT, RunResult, run_snippets, start_worker
 from .problems import DocexecError, Problem
 from .snippets import SNIPPETS_DIR, discover, options, read_source, sections
 
@@ -44,6 +45,7 @@ class Session:
         self.results: dict[str, RunResult] = {}
         self.executed: list[str] = []  # the paths actually run (not cached) by the last run()
         self._ran = False
+        self._worker = None  # a worker started early by prestart()
 
     def reset(self) -> None:
         """Forget every result, so the next question runs the snippets again (each rebuild)."""
@@ -70,13 +72,38 @@ class Session:
                 if hit is not None:
                     found[path] = hit
         self.executed = [p for p in paths if p not in found]
-        fresh = run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=per_snippet)
+        worker, self._worker = self._worker, None
+        fresh = run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=per_snippet,
+                             preload=self._preload(self.executed), worker=worker)
         if self.cache is not None:
             for path, result in fresh.items():
                 self.cache.put(result, keys[path])
         found.update(fresh)
         self.results.update({p: found[p] for p in paths})
         return self.results
+
+    def prestart(self) -> None:
+        """Start the worker now if some snippet will have to run (its torch import then overlaps
+        with whatever the caller does before ``run``)."""
+        if not self.execute or self._worker is not None:
+            return
+        for path in discover(self.root, self.folder):
+            try:
+                key = self.cache.key(path, options(self.source(path))) if self.cache else None
+            except (OSError, ValueError):
+                key = None
+            if key is None or self.cache.get(path, key) is None:
+                self._worker = start_worker(self.root)
+                return
+
+    #: Modules that some PyTorch features import lazily on first use and that take seconds to
+    #: import (torch._dynamo: optimizers, checkpointing): imported once in the worker when a
+    #: snippet to run mentions such a feature, rather than once in every child.
+    LAZY_HEAVY = {"torch._dynamo": re.compile(r"\boptim\b|checkpoint|\bcompile\b")}
+
+    def _preload(self, paths: list[str]) -> list[str]:
+        sources = [self.source(p) for p in paths]
+        return [name for name, pattern in self.LAZY_HEAVY.items() if any(pattern.search(s) for s in sources)]
 
     def ensure_run(self) -> None:
         """Run every snippet once if this session has not run yet."""

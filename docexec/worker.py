@@ -309,14 +309,24 @@ def _read_result(display: str, events_path: str, raw_path: str) -> dict:
     return {"path": display, "events": events, "raw": raw, "end": end}
 
 
-def serve(request: dict, out) -> None:
-    """Run every snippet of ``request`` with at most ``jobs`` children at once; write results to ``out``."""
-    import torch  # noqa: F401 - imported once here so that every forked child starts with it
+def preload() -> None:
+    """Import torch (and NumPy) once, so that every forked child starts with them."""
+    import torch  # noqa: F401
 
     try:
         import numpy  # noqa: F401
     except ImportError:  # pragma: no cover
         pass
+
+
+def serve(request: dict, out) -> None:
+    """Run every snippet of ``request`` with at most ``jobs`` children at once; write results to ``out``."""
+    import importlib
+
+    import torch
+
+    for name in request.get("preload", []):
+        importlib.import_module(name)
     versions = {"torch": torch.__version__, "python": sys.version.split()[0]}
     root = request["root"]
     jobs = max(1, int(request.get("jobs", 1)))
@@ -425,6 +435,7 @@ def _remove_tree(path: str) -> None:
 
 
 def main() -> None:
+    preload()  # before reading the request: the caller may start this process early
     request = json.load(sys.stdin)
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     # Keep the protocol channel clean: anything the worker itself might print goes to stderr.

@@ -54,6 +54,8 @@ def on_config(config):
         raise Abort(f"mkdocs.yml: the hook needs the Markdown extension {EXTENSION} under markdown_extensions")
     root = _root(config)
     config.mdx_configs.setdefault(EXTENSION, {})["root"] = str(root)
+    # If a snippet must run, start the worker now: its torch import overlaps MkDocs' own start-up.
+    get_session(root, _folder(config)).prestart()
     if "SOURCE_DATE_EPOCH" not in os.environ:  # sitemap dates: the last commit's, not today's
         try:
             stamp = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=root, capture_output=True,
@@ -93,8 +95,6 @@ def on_pre_build(config):
 def on_files(files, config):
     """Add each chapter's notebook (``notebooks/<page>.ipynb``) with this build's outputs."""
     session = get_session(_root(config), _folder(config))
-    if not session.execute:
-        return files
     out = _root(config) / NOTEBOOK_CACHE
     for page in list(files.documentation_pages()):
         text = Path(page.abs_src_path).read_text(encoding="utf-8")
@@ -112,6 +112,14 @@ def on_files(files, config):
         files.append(File(name, src_dir=str(out), dest_dir=config.site_dir,
                           use_directory_urls=config.use_directory_urls))
     return files
+
+
+@event_priority(100)  # before the search plugin reads page.meta
+def on_page_context(context, page, config, nav):
+    """Keep notebook pages out of the search index: they repeat their chapter word for word."""
+    if page.file.src_uri.startswith(f"{NOTEBOOKS}/"):
+        page.meta.setdefault("search", {})["exclude"] = True
+    return context
 
 
 def on_page_markdown(markdown, page, config, files):

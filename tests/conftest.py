@@ -40,7 +40,7 @@ def site_copy(tmp_path: Path) -> Path:
     """A copy of everything a site build reads (config, pages, snippets, hooks) in a temp folder."""
     for name in ("mkdocs.yml",):
         shutil.copy2(ROOT / name, tmp_path / name)
-    for name in ("docs", "snippets", "hooks", "diagrams", "docexec"):
+    for name in ("docs", "snippets", "hooks", "diagrams", "docexec", "includes"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path

@@ -90,7 +90,7 @@ def test_a_damaged_entry_is_run_again_never_served(repo, damage):
 def test_a_warm_build_imports_no_torch(tmp_path):
     """With every snippet cached, a whole MkDocs build never imports torch nor starts a worker."""
     site = tmp_path / "site"
-    for name in ("docs", "snippets", "hooks", "diagrams", "docexec"):
+    for name in ("docs", "snippets", "hooks", "diagrams", "docexec", "includes"):
         shutil.copytree(ROOT / name, site / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(ROOT / "mkdocs.yml", site / "mkdocs.yml")
     script = textwrap.dedent("""
