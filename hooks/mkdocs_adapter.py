@@ -98,8 +98,8 @@ def on_files(files, config):
     out = _root(config) / NOTEBOOK_CACHE
     for page in list(files.documentation_pages()):
         text = Path(page.abs_src_path).read_text(encoding="utf-8")
-        if not _is_chapter(text, config):
-            continue
+        if not _is_chapter(text, config) or check_includes(text, _root(config), _include_paths(config)):
+            continue  # a page with a bad include gets no notebook; on_page_markdown reports it
         name = f"{NOTEBOOKS}/{Path(page.src_uri).stem}.ipynb"
         content = dumps(chapter_notebook(Path(page.abs_src_path), session, config.site_url or "",
                                          _include_paths(config)))
