@@ -135,9 +135,8 @@ def on_page_markdown(markdown, page, config, files):
     notebook = files.get_file_from_path(f"{NOTEBOOKS}/{stem}.ipynb")
     if notebook is None or page.file.src_uri.startswith(f"{NOTEBOOKS}/"):
         return markdown
-    here = posixpath.dirname(page.file.url.rstrip("/")) if config.use_directory_urls else ""
     here = page.file.url.rstrip("/") if config.use_directory_urls else posixpath.dirname(page.file.url)
-    view = posixpath.relpath(notebook.url, here or ".")
+    view = posixpath.relpath(notebook.url, here or ".") + ("/" if notebook.url.endswith("/") else "")
     download = posixpath.relpath(posixpath.join(posixpath.dirname(notebook.dest_uri), f"{stem}.ipynb"), here or ".")
     links = (f'<p class="docexec-notebook">This chapter as a Jupyter notebook, with the same outputs: '
              f'<a href="{download}" download>download it</a> or <a href="{view}">read it here</a>.</p>')
