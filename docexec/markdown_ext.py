@@ -22,6 +22,10 @@ Options:
     base_path: the folder includes are relative to, relative to ``root`` (default ``snippets``);
         the same folder as ``pymdownx.snippets``' ``base_path``.
     versions_note: put the "outputs produced by" line under the title (default True).
+    start_early: when the extension is first set up in a process (MkDocs does that while it
+        validates ``mkdocs.yml``, before it imports its plugins), start the snippet worker if
+        some snippet will have to run, so that its torch import overlaps the generator's own
+        start-up (default False; see ``Session.prestart``). Needs ``root``.
 """
 
 from __future__ import annotations
@@ -246,8 +250,11 @@ class SnippetOutputExtension(Extension):
             "root": [".", "repository root"],
             "base_path": ["snippets", "folder that includes are relative to"],
             "versions_note": [True, "add the 'outputs produced by' line under the title"],
+            "start_early": [False, "start the snippet worker when the extension is first set up"],
         }
         super().__init__(**kwargs)
+        if self.getConfig("start_early"):
+            get_session(Path(self.getConfig("root")).resolve(), self.getConfig("base_path")).prestart(first_run_only=True)
 
     def extendMarkdown(self, md):  # noqa: N802 - Python-Markdown's name
         outputs = SnippetOutputPreprocessor(md, Path(self.getConfig("root")).resolve(), self.getConfig("base_path"),

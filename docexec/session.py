@@ -45,6 +45,7 @@ class Session:
         self.results: dict[str, RunResult] = {}
         self.executed: list[str] = []  # the paths actually run (not cached) by the last run()
         self._ran = False
+        self._ever_ran = False  # whether run() was ever called in this process
         self._worker = None  # a worker started early by prestart()
 
     def reset(self) -> None:
@@ -54,7 +55,7 @@ class Session:
 
     def run(self, paths: list[str] | None = None) -> dict[str, RunResult]:
         """Execute ``paths`` (default: every snippet under the folder) and keep their results."""
-        self._ran = True
+        self._ran = self._ever_ran = True
         self.executed = []
         if not self.execute:
             return self.results
@@ -74,7 +75,7 @@ class Session:
         self.executed = [p for p in paths if p not in found]
         worker, self._worker = self._worker, None
         fresh = run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=per_snippet,
-                             preload=self._preload(self.executed), worker=worker)
+                             needs={p: self._preload([p]) for p in self.executed}, worker=worker)
         if self.cache is not None:
             for path, result in fresh.items():
                 self.cache.put(result, keys[path])
@@ -82,10 +83,16 @@ class Session:
         self.results.update({p: found[p] for p in paths})
         return self.results
 
-    def prestart(self) -> None:
+    def prestart(self, first_run_only: bool = False) -> None:
         """Start the worker now if some snippet will have to run (its torch import then overlaps
-        with whatever the caller does before ``run``)."""
-        if not self.execute or self._worker is not None:
+        with whatever the caller does before ``run``, which uses that worker).
+
+        Args:
+            first_run_only: do nothing once ``run`` has been called in this process. For callers
+                that may be called again after the run (a Markdown extension is set up again for
+                every page), whose worker no ``run`` would ever use.
+        """
+        if not self.execute or self._worker is not None or (first_run_only and self._ever_ran):
             return
         for path in discover(self.root, self.folder):
             try:
@@ -96,14 +103,23 @@ class Session:
                 self._worker = start_worker(self.root)
                 return
 
-    #: Modules that some PyTorch features import lazily on first use and that take seconds to
-    #: import (torch._dynamo: optimizers, checkpointing): imported once in the worker when a
-    #: snippet to run mentions such a feature, rather than once in every child.
-    LAZY_HEAVY = {"torch._dynamo": re.compile(r"\boptim\b|checkpoint|\bcompile\b")}
+    #: Modules that some PyTorch features import lazily on first use and that take a second or
+    #: more to import, with the words that mark a snippet using such a feature. Imported once, in
+    #: a sub-worker that runs the snippets with those words, rather than once in each of their
+    #: children. Measured on torch 2.13: optimizers and checkpointing import torch._dynamo
+    #: (about 2.2 s); gradcheck and torch.autograd.functional import symbolic_shapes, which
+    #: imports SymPy (about 0.8 s). A snippet the words miss still runs correctly, only slower.
+    LAZY_HEAVY = {
+        "torch._dynamo": re.compile(r"\boptim\b|checkpoint|\bcompile\b"),
+        "torch.fx.experimental.symbolic_shapes": re.compile(
+            r"gradcheck|gradgradcheck|\bfunctional\b|jacobian|hessian|\bvjp\b|\bjvp\b|\bvmap\b|torch\.func\b"),
+    }
 
     def _preload(self, paths: list[str]) -> list[str]:
         sources = [self.source(p) for p in paths]
-        return [name for name, pattern in self.LAZY_HEAVY.items() if any(pattern.search(s) for s in sources)]
+        names = [name for name, pattern in self.LAZY_HEAVY.items() if any(pattern.search(s) for s in sources)]
+        # torch._dynamo imports symbolic_shapes itself: one sub-worker serves both
+        return ["torch._dynamo"] if "torch._dynamo" in names else names
 
     def ensure_run(self) -> None:
         """Run every snippet once if this session has not run yet."""

@@ -162,3 +162,76 @@ def test_a_process_the_snippet_leaves_behind_does_not_hold_up_the_build(runs):
     assert result.ok and result.output == "parent done\n"
     # The whole module's run (all fixtures) would take 60 s if the grandchild kept the pipe open.
     assert max(r.seconds for r in results.values()) < 30
+
+
+@pytest.fixture(scope="module")
+def grouped(tmp_path_factory) -> tuple[Path, dict]:
+    """One run with three groups: no module to import first, ``json.tool``, and ``die_on_import``
+    (a module that ends the process importing it, so its sub-worker never runs a snippet)."""
+    root = tmp_path_factory.mktemp("grouped")
+    timed = """
+        import sys
+        import time
+        started = time.time()
+        time.sleep(0.3)
+        print("json.tool" in sys.modules, started, time.time())
+        """
+    paths = write_snippets(root, {
+        "snippets/g/plain_1.py": timed,
+        "snippets/g/plain_2.py": timed,
+        "snippets/g/needs_json_tool_1.py": timed,
+        "snippets/g/needs_json_tool_2.py": timed,
+        "snippets/g/never_runs.py": 'print("unreachable")\n',
+        "die_on_import.py": "import os\nos._exit(3)\n",
+    })
+    snippets = [p for p in paths if p.startswith("snippets/")]
+    needs = {p: ["json.tool"] for p in snippets if "json_tool" in p}
+    needs["snippets/g/never_runs.py"] = ["die_on_import"]
+    return root, run_snippets(root, snippets, jobs=1, needs=needs)
+
+
+def test_a_group_runs_with_its_modules_imported_and_the_others_without(grouped):
+    _, results = grouped
+    imported = {path: r.output.split()[0] for path, r in results.items() if r.ok}
+    assert imported == {"snippets/g/plain_1.py": "False", "snippets/g/plain_2.py": "False",
+                        "snippets/g/needs_json_tool_1.py": "True", "snippets/g/needs_json_tool_2.py": "True"}
+
+
+def test_worker_and_sub_workers_together_run_at_most_jobs_snippets_at_once(grouped):
+    _, results = grouped
+    spans = sorted(tuple(map(float, r.output.split()[1:])) for r in results.values() if r.ok)
+    assert len(spans) == 4
+    for (_, end), (start, _) in zip(spans, spans[1:]):
+        assert start >= end - 0.01  # jobs=1: no two snippets overlap, whichever process forked them
+
+
+def test_a_sub_worker_that_dies_is_reported_for_each_of_its_snippets(grouped):
+    _, results = grouped
+    result = results["snippets/g/never_runs.py"]
+    assert not result.ok and result.error_type == "Crash"
+    assert result.error_message == ("the sub-worker that was to run it ended first: "
+                                    "the interpreter exited with status 3 (os._exit or a crash)")
+
+
+def test_the_extension_starts_the_worker_early_once_and_never_after_a_run(tmp_path):
+    from docexec.markdown_ext import SnippetOutputExtension
+
+    write_snippets(tmp_path, {"snippets/c/one.py": "print(1)  # 1\n"})
+    session = Session(tmp_path, cache=False)
+    import docexec.session as session_module
+
+    session_module._SESSIONS[tmp_path.resolve() / "snippets"] = session
+    try:
+        SnippetOutputExtension(root=str(tmp_path), start_early=True)
+        early = session._worker
+        assert early is not None  # started while the generator loads the rest of its config
+        SnippetOutputExtension(root=str(tmp_path), start_early=True)
+        assert session._worker is early  # not a second one
+        session.run()
+        assert session._worker is None and early.returncode == 0  # the run used that worker
+        SnippetOutputExtension(root=str(tmp_path), start_early=True)  # as for every page after the run
+        assert session._worker is None
+        SnippetOutputExtension(root=str(tmp_path))
+        assert session._worker is None
+    finally:
+        del session_module._SESSIONS[tmp_path.resolve() / "snippets"]
