@@ -1,6 +1,6 @@
 """A cache of snippet runs that is never stale.
 
-An entry holds one ``RunResult`` (output, print records, graph DOT, error) as JSON in
+An entry holds one ``RunResult`` (output, print records, graph DOT, error, claim verdicts) as JSON in
 ``<root>/.cache/docexec/runs/<key>.json``. Its key is the SHA-256 of
 
 * the snippet's path and bytes, and its limits (timeout, memory);
@@ -29,9 +29,10 @@ from importlib import metadata
 from pathlib import Path
 
 from .execute import RunResult
+from .problems import Problem
 
 CACHE_DIR = ".cache/docexec"
-FORMAT = 2
+FORMAT = 3
 
 
 def _sha(data: bytes) -> str:
@@ -83,8 +84,10 @@ class RunCache:
                 if _sha((self.root / dep).read_bytes()) != digest:
                     return None
             fields = data["result"]
+            verdicts = fields.get("claim_problems")
             result = RunResult(**{**fields, "chunks": [tuple(c) for c in fields["chunks"]],
-                                  "prints": [tuple(p) for p in fields["prints"]]})
+                                  "prints": [tuple(p) for p in fields["prints"]],
+                                  "claim_problems": None if verdicts is None else [Problem(**v) for v in verdicts]})
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
         result.cached = True

@@ -14,6 +14,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .problems import Problem
+
 DEFAULT_TIMEOUT = 30.0  # seconds a snippet may run before it is stopped
 DEFAULT_MEMORY_MB = 4096.0  # MiB of address space a snippet may add to the worker's own
 
@@ -50,6 +52,9 @@ class RunResult:
         dropped: characters of output written beyond what is recorded (``worker.MAX_RECORDED``).
         deps: repository files (relative paths) the run imported as modules, besides the snippet.
         cached: True when this result came from the run cache rather than a run in this build.
+        claim_problems: the verdicts on its claims (``claims.check``), once checked: the claims
+            that do not hold, as ``Problem``s; None until then. Kept in the run cache with the
+            result, since they follow from the snippet's bytes and the result alone.
     """
 
     path: str
@@ -69,6 +74,7 @@ class RunResult:
     dropped: int = 0
     deps: list[str] = field(default_factory=list)
     cached: bool = False
+    claim_problems: list[Problem] | None = None
 
     @property
     def output(self) -> str:

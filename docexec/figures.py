@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from pathlib import Path
 
 from .problems import Problem
@@ -116,7 +117,8 @@ def sync(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str = 
     return changes
 
 
-_SVG_CACHE: dict[str, str] = {}
+_SVG_CACHE: dict[str, str] = {}  # key -> dot's SVG output
+_SVG_SHOWN: dict[tuple[str, str], str] = {}  # (key, prefix) -> what render_svg returns
 
 
 def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> str:
@@ -130,10 +132,12 @@ def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> 
     Raises:
         GraphvizError: ``dot`` is not installed, or rejected the source (its first error line).
     """
-    program = shutil.which("dot")
+    program = _dot_program(os.environ.get("PATH", os.defpath))
     if program is None:
         raise GraphvizError(f"Graphviz's dot program is not on PATH; {INSTALL_HINT}")
     key = hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
+    if (key, prefix) in _SVG_SHOWN:
+        return _SVG_SHOWN[key, prefix]
     stored = Path(cache_dir) / f"{key}.svg" if cache_dir else None
     if key not in _SVG_CACHE and stored is not None and stored.is_file():
         text = stored.read_text(encoding="utf-8")
@@ -154,7 +158,14 @@ def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> 
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
     svg = re.sub(r"<title>.*?</title>\n?", "", svg, flags=re.S)
-    return re.sub(r'\bid="', f'id="{prefix}-', svg).strip()
+    _SVG_SHOWN[key, prefix] = re.sub(r'\bid="', f'id="{prefix}-', svg).strip()
+    return _SVG_SHOWN[key, prefix]
+
+
+@lru_cache(maxsize=8)
+def _dot_program(path: str) -> str | None:
+    """Where ``dot`` is on the search path ``path`` (None if nowhere); looked up once per value."""
+    return shutil.which("dot", path=path)
 
 
 def render_many(dots: list[str], cache_dir: Path | None = None, jobs: int | None = None) -> None:

@@ -47,6 +47,7 @@ class Session:
         self._ran = False
         self._ever_ran = False  # whether run() was ever called in this process
         self._worker = None  # a worker started early by prestart()
+        self._early_hits: dict[str, tuple[str, RunResult]] | None = None  # cache hits prestart() found
 
     def reset(self) -> None:
         """Forget every result, so the next question runs the snippets again (each rebuild)."""
@@ -57,6 +58,7 @@ class Session:
         """Execute ``paths`` (default: every snippet under the folder) and keep their results."""
         self._ran = self._ever_ran = True
         self.executed = []
+        early, self._early_hits = self._early_hits or {}, None
         if not self.execute:
             return self.results
         paths = discover(self.root, self.folder) if paths is None else paths
@@ -69,7 +71,9 @@ class Session:
                 continue
             if self.cache is not None:
                 keys[path] = self.cache.key(path, per_snippet[path])
-                hit = self.cache.get(path, keys[path])
+                key, hit = early.get(path, (None, None))
+                if key != keys[path]:
+                    hit = self.cache.get(path, keys[path])
                 if hit is not None:
                     found[path] = hit
         self.executed = [p for p in paths if p not in found]
@@ -78,6 +82,7 @@ class Session:
                              needs={p: self._preload([p]) for p in self.executed}, worker=worker)
         if self.cache is not None:
             for path, result in fresh.items():
+                self._check_claims(result)  # stored with the result: a warm build checks nothing again
                 self.cache.put(result, keys[path])
         found.update(fresh)
         self.results.update({p: found[p] for p in paths})
@@ -94,14 +99,20 @@ class Session:
         """
         if not self.execute or self._worker is not None or (first_run_only and self._ever_ran):
             return
+        if self._early_hits is not None:  # looked already since the last run, and nothing must run
+            return
+        hits = {}
         for path in discover(self.root, self.folder):
             try:
                 key = self.cache.key(path, options(self.source(path))) if self.cache else None
             except (OSError, ValueError):
                 key = None
-            if key is None or self.cache.get(path, key) is None:
+            hit = None if key is None else self.cache.get(path, key)
+            if hit is None:
                 self._worker = start_worker(self.root)
                 return
+            hits[path] = (key, hit)
+        self._early_hits = hits  # run() uses them if the snippet's key is still the same
 
     #: Modules that some PyTorch features import lazily on first use and that take a second or
     #: more to import, with the words that mark a snippet using such a feature. Imported once, in
@@ -136,11 +147,17 @@ class Session:
         for path, result in self.results.items():
             if not result.ok:
                 found.append(run_problem(result))
-            if result.error_type != "SyntaxError":  # already reported, with its line
-                found.extend(claims.check(path, self.source(path), result.prints, complete=result.ok))
+            found.extend(self._check_claims(result))
         if all(r.ok for r in self.results.values()):
             found.extend(figures.check(self.root, self.graphs(), set(self.results), self.folder))
         return found
+
+    def _check_claims(self, result: RunResult) -> list[Problem]:
+        """The claims of ``result``'s snippet that its prints do not bear out (checked once per result)."""
+        if result.claim_problems is None:
+            result.claim_problems = [] if result.error_type == "SyntaxError" else claims.check(  # already reported
+                result.path, self.source(result.path), result.prints, complete=result.ok)
+        return result.claim_problems
 
     def graphs(self) -> dict[str, str]:
         """Snippet path -> DOT text, for every snippet run so far that left a graph to draw."""

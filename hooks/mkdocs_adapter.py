@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import subprocess
 from pathlib import Path
 
@@ -112,6 +113,32 @@ def on_files(files, config):
         files.append(File(name, src_dir=str(out), dest_dir=config.site_dir,
                           use_directory_urls=config.use_directory_urls))
     return files
+
+
+#: The SVG element of each figure the Markdown extension inlined (see docexec.markdown_ext._figure).
+_FIGURE_SVG = re.compile(r'(<figure class="docexec-figure">\n)(<svg\b.*?</svg>)', re.S)
+_SVG_MARKER = re.compile(r"<!--docexec-svg-(\d+)-->")
+_SET_ASIDE: dict[str, list[str]] = {}  # page src_uri -> the SVG elements taken out of its content
+
+
+def on_page_content(html, page, config, files):
+    """Set each figure's SVG aside until ``on_post_page``. Plugins that read ``page.content``
+    meanwhile (the search plugin parses every tag of it) would otherwise handle thousands of SVG
+    elements per chapter for nothing: a figure's words are in its caption and alt text."""
+    svgs: list[str] = []
+
+    def set_aside(match: re.Match) -> str:
+        svgs.append(match.group(2))
+        return f"{match.group(1)}<!--docexec-svg-{len(svgs) - 1}-->"
+
+    _SET_ASIDE[page.file.src_uri] = svgs
+    return _FIGURE_SVG.sub(set_aside, html)
+
+
+def on_post_page(output, page, config):
+    """Put the figures set aside by ``on_page_content`` back in the page's HTML."""
+    svgs = _SET_ASIDE.pop(page.file.src_uri, [])
+    return _SVG_MARKER.sub(lambda match: svgs[int(match.group(1))], output) if svgs else output
 
 
 @event_priority(100)  # before the search plugin reads page.meta

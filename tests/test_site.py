@@ -143,10 +143,23 @@ def test_every_snippet_with_a_graph_has_a_figure_and_every_figure_is_on_a_page(s
         concepts = re.findall(r"^\s*!\[[^\]]+\]\((diagrams/[^)\s]+\.dot)", source, re.M)
         figures = re.findall(r'<figure class="docexec-figure">\s*<svg role="img" aria-label="([^"]+)"', built)
         assert len(figures) == len(with_graph) + len(concepts)
+        assert built.count("</svg>") >= len(figures) and "docexec-svg" not in built  # all put back
         for snippet in with_graph:
             assert f"<code>{Path(snippet).name}</code> left behind" in built
         shown += len(with_graph)
     assert shown == len(diagrams)  # no generated figure is left off every page
+
+
+def test_the_search_index_has_each_figure_caption_but_not_its_drawing(site):
+    import json
+
+    index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
+    text = " ".join(doc["text"] for doc in index["docs"] if doc["location"].startswith("01-computational-graph/"))
+    built = (site / "01-computational-graph/index.html").read_text(encoding="utf-8")
+    labels = set(re.findall(r"<text[^>]*>([^<]+)</text>", built))  # words inside the drawings
+    assert "left behind, drawn from this build" in text and "docexec-svg" not in text
+    only_drawn = {label for label in labels if label not in re.sub(r"<svg\b.*?</svg>", "", built, flags=re.S)}
+    assert only_drawn and not [label for label in only_drawn if label in text]
 
 
 def test_figure_alt_text_states_the_graph_in_words(site):
