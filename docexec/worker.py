@@ -442,7 +442,9 @@ def serve(request: dict, out) -> None:
     versions = {"torch": torch.__version__, "python": sys.version.split()[0]}
     slots = _Slots(max(1, int(request.get("jobs", 1))))
     first, *others = _groups(request)
-    feeds = {}  # read end of a sub-worker's result pipe -> (its pid, its snippets, bytes not yet a line)
+    # read end of a sub-worker's result pipe -> (its pid, its snippets not yet answered for, bytes
+    # not yet a whole line, slots it holds)
+    feeds = {}
     for group in others:
         read_fd, write_fd = os.pipe()
         pid = os.fork()
@@ -454,7 +456,7 @@ def serve(request: dict, out) -> None:
                     os.close(fd)
                 _prepare(group.get("preload", []))
                 with os.fdopen(write_fd, "w", encoding="utf-8") as pipe:
-                    _run_group(request, group["snippets"], slots, versions, pipe, {})
+                    _run_group(request, group["snippets"], slots, versions, pipe, {}, announce=True)
                 status = 0
             except BaseException:  # noqa: BLE001 - said on the worker's stderr; its snippets are reported
                 traceback.print_exc()
@@ -462,15 +464,18 @@ def serve(request: dict, out) -> None:
                 os._exit(status)
         os.close(write_fd)
         os.set_blocking(read_fd, False)
-        feeds[read_fd] = (pid, list(group["snippets"]), b"")
+        feeds[read_fd] = (pid, list(group["snippets"]), b"", 0)
     _prepare(first.get("preload", []))
     _run_group(request, first["snippets"], slots, versions, out, feeds)
 
 
-def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict, out, feeds: dict) -> None:
+def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict, out, feeds: dict,
+               announce: bool = False) -> None:
     """Fork one child per snippet of ``snippets`` whenever a slot is free and write each result to
     ``out`` when the child has ended; meanwhile pass on to ``out`` the result lines of the
-    sub-workers behind ``feeds`` (see ``serve``)."""
+    sub-workers behind ``feeds`` (see ``serve``). With ``announce`` (in a sub-worker), also write a
+    ``+`` line to ``out`` for each slot taken and a ``-`` line for each given back, so that the
+    worker can give back the slots of a sub-worker that died holding them."""
     root = request["root"]
     default_timeout = float(request.get("timeout", 30.0))
     default_memory = request.get("memory_mb")
@@ -482,6 +487,9 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
     while pending or running or feeds:
         busy = False
         while pending and slots.take():
+            if announce:
+                out.write("+\n")
+                out.flush()
             display = pending.pop(0)
             counter += 1
             base = os.path.join(scratch, str(counter))
@@ -516,6 +524,8 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
             _kill_group(pid)  # whatever the snippet started and left running
             del running[pid]
             slots.give()
+            if announce:
+                out.write("-\n")
             busy = True
             result = _read_result(display, events_path, raw_path)
             result["versions"] = versions
@@ -531,18 +541,18 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
             out.write(json.dumps(result) + "\n")
             out.flush()
             _remove_tree(base)
-        busy = _pass_on(feeds, out, versions) or busy
+        busy = _pass_on(feeds, out, versions, slots) or busy
         if not busy:
             time.sleep(0.002)
     _remove_tree(scratch)
 
 
-def _pass_on(feeds: dict, out, versions: dict) -> bool:
+def _pass_on(feeds: dict, out, versions: dict, slots: _Slots) -> bool:
     """Copy the complete result lines the sub-workers wrote so far to ``out``; when one has ended,
     report each of its snippets it did not answer for as crashed. True if anything was read."""
     read_any = False
     for fd in list(feeds):
-        pid, waiting, rest = feeds[fd]
+        pid, waiting, rest, held = feeds[fd]
         try:
             data = os.read(fd, 1 << 20)
         except BlockingIOError:
@@ -551,14 +561,19 @@ def _pass_on(feeds: dict, out, versions: dict) -> bool:
         if data:
             *lines, rest = (rest + data).split(b"\n")
             for line in lines:
+                if line in (b"+", b"-"):
+                    held += 1 if line == b"+" else -1
+                    continue
                 out.write(line.decode("utf-8") + "\n")
                 waiting.remove(json.loads(line)["path"])
             out.flush()
-            feeds[fd] = (pid, waiting, rest)
+            feeds[fd] = (pid, waiting, rest, held)
             continue
         os.close(fd)  # the sub-worker has ended
         del feeds[fd]
         _, wait_status = os.waitpid(pid, 0)
+        for _ in range(held):  # slots it took and did not give back before it ended
+            slots.give()
         for display in waiting:
             out.write(json.dumps({"path": display, "events": [], "raw": "", "versions": versions, "seconds": 0.0,
                                   "end": {"status": "error", "type": "Crash", "line": 0, "traceback": "",

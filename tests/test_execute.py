@@ -235,3 +235,37 @@ def test_the_extension_starts_the_worker_early_once_and_never_after_a_run(tmp_pa
         assert session._worker is None
     finally:
         del session_module._SESSIONS[tmp_path.resolve() / "snippets"]
+
+
+def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path):
+    """jobs=1: the sub-worker's snippet holds the only slot when it kills the sub-worker; the worker
+    must get that slot back and run its own snippet, not wait for it forever."""
+    import threading
+
+    from docexec.execute import start_worker
+
+    paths = write_snippets(tmp_path, {
+        "snippets/k/after.py": 'print("ran after")  # ran after\n',
+        "snippets/k/kills_its_parent.py": """
+            import os
+            import signal
+            import time
+            os.kill(os.getppid(), signal.SIGKILL)
+            time.sleep(1)
+            """,
+        "slow_import.py": "import time\ntime.sleep(0.5)\n",  # lets the sub-worker take the slot first
+    })
+    snippets = [p for p in paths if p.startswith("snippets/")]
+    needs = {"snippets/k/after.py": ["slow_import"], "snippets/k/kills_its_parent.py": ["json.tool"]}
+    worker = start_worker(tmp_path)
+    found: dict = {}
+    thread = threading.Thread(target=lambda: found.update(
+        run_snippets(tmp_path, snippets, jobs=1, needs=needs, worker=worker)), daemon=True)
+    thread.start()
+    thread.join(30)
+    if thread.is_alive():
+        worker.kill()
+        pytest.fail("the worker waited for a slot that the dead sub-worker never gave back")
+    assert found["snippets/k/after.py"].output == "ran after\n"
+    killed = found["snippets/k/kills_its_parent.py"]
+    assert killed.error_type == "Crash" and "killed by SIGKILL" in killed.error_message

@@ -94,9 +94,11 @@ def measure(site: Path, repeat: int) -> dict[str, float]:
         with open(snippet, "a", encoding="utf-8") as handle:
             handle.write(f"# an edited comment, number {run}\n")
         edited.append(build(site))
-    return {"torch": median(torch), "no_exec_cold": median(no_exec_cold), "no_exec": median(no_exec),
-            "cold": median(cold), "warm": median(warm),
-            "prose": median(prose), "snippet": median(edited)}
+    runs = {"torch": torch, "no_exec_cold": no_exec_cold, "no_exec": no_exec, "cold": cold, "warm": warm,
+            "prose": prose, "snippet": edited}
+    print("  runs (s): " + "; ".join(f"{name} " + " ".join(f"{t:.2f}" for t in times) for name, times in runs.items()),
+          flush=True)
+    return {name: median(times) for name, times in runs.items()}
 
 
 def run_seconds(site: Path) -> float:
@@ -155,7 +157,7 @@ def main() -> None:
         count_one = len(list((base / "snippets").rglob("*.py")))
         big = Path(temp) / "big"
         count_big = scaled_copy(base, big, 10)
-        many = measure(big, max(1, args.repeat - 1))
+        many = measure(big, args.repeat)
         clear_cache(big)
         build(big)
         own_big = run_seconds(big)
