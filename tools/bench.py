@@ -122,6 +122,9 @@ def scaled_copy(site: Path, target: Path, factor: int) -> int:
                                 dirs_exist_ok=True)
                 text = text.replace(f'--8<-- "{chapter}/', f'--8<-- "{chapter}-{copy}/')
             text = re.sub(r"\]\((?!https?:)[^)]*\.md(#[^)]*)?\)", "]", text)  # no links between copies
+            # A title of its own: every copy's notebook differs, as a real chapter's would, so that
+            # mkdocs-jupyter's cache (keyed on the notebook's bytes) cannot serve one copy for another.
+            text = re.sub(r"^# (.+)$", rf"# \1 (copy {copy})", text, count=1, flags=re.M)
             (target / "docs" / f"{page.stem}-{copy}.md").write_text(text, encoding="utf-8")
     subprocess.run([sys.executable, "-m", "docexec", "fix"], cwd=target, env=ENV, capture_output=True, check=True)
     return len(list((target / "snippets").rglob("*.py")))
