@@ -18,7 +18,6 @@ import re
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
 from pathlib import Path
 
 from .problems import Problem
@@ -132,7 +131,7 @@ def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> 
     Raises:
         GraphvizError: ``dot`` is not installed, or rejected the source (its first error line).
     """
-    program = _dot_program(os.environ.get("PATH", os.defpath))
+    program = shutil.which("dot")
     if program is None:
         raise GraphvizError(f"Graphviz's dot program is not on PATH; {INSTALL_HINT}")
     key = hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
@@ -144,7 +143,10 @@ def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> 
         if text.rstrip().endswith("</svg>"):  # a half-written file is drawn again
             _SVG_CACHE[key] = text
     if key not in _SVG_CACHE:
-        proc = subprocess.run([program, "-Tsvg"], input=dot.encode(), capture_output=True, check=False)
+        try:
+            proc = subprocess.run([program, "-Tsvg"], input=dot.encode(), capture_output=True, check=False)
+        except OSError as exc:  # removed or broken since it was found
+            raise GraphvizError(f"could not run {program}: {exc.strerror}; {INSTALL_HINT}") from None
         if proc.returncode != 0:
             first = (proc.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[0]
             raise GraphvizError(f"dot could not draw the graph: {first}")
@@ -161,11 +163,6 @@ def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> 
     _SVG_SHOWN[key, prefix] = re.sub(r'\bid="', f'id="{prefix}-', svg).strip()
     return _SVG_SHOWN[key, prefix]
 
-
-@lru_cache(maxsize=8)
-def _dot_program(path: str) -> str | None:
-    """Where ``dot`` is on the search path ``path`` (None if nowhere); looked up once per value."""
-    return shutil.which("dot", path=path)
 
 
 def render_many(dots: list[str], cache_dir: Path | None = None, jobs: int | None = None) -> None:

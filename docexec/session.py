@@ -47,7 +47,7 @@ class Session:
         self._ran = False
         self._ever_ran = False  # whether run() was ever called in this process
         self._worker = None  # a worker started early by prestart()
-        self._early_hits: dict[str, tuple[str, RunResult]] | None = None  # cache hits prestart() found
+        self._looked = False  # prestart() found every snippet cached since the last run()
 
     def reset(self) -> None:
         """Forget every result, so the next question runs the snippets again (each rebuild)."""
@@ -58,7 +58,7 @@ class Session:
         """Execute ``paths`` (default: every snippet under the folder) and keep their results."""
         self._ran = self._ever_ran = True
         self.executed = []
-        early, self._early_hits = self._early_hits or {}, None
+        self._looked = False
         if not self.execute:
             return self.results
         paths = discover(self.root, self.folder) if paths is None else paths
@@ -71,9 +71,7 @@ class Session:
                 continue
             if self.cache is not None:
                 keys[path] = self.cache.key(path, per_snippet[path])
-                key, hit = early.get(path, (None, None))
-                if key != keys[path]:
-                    hit = self.cache.get(path, keys[path])
+                hit = self.cache.get(path, keys[path])
                 if hit is not None:
                     found[path] = hit
         self.executed = [p for p in paths if p not in found]
@@ -99,20 +97,17 @@ class Session:
         """
         if not self.execute or self._worker is not None or (first_run_only and self._ever_ran):
             return
-        if self._early_hits is not None:  # looked already since the last run, and nothing must run
+        if self._looked:  # looked already since the last run, and nothing had to run
             return
-        hits = {}
         for path in discover(self.root, self.folder):
             try:
                 key = self.cache.key(path, options(self.source(path))) if self.cache else None
             except (OSError, ValueError):
                 key = None
-            hit = None if key is None else self.cache.get(path, key)
-            if hit is None:
+            if key is None or self.cache.get(path, key) is None:
                 self._worker = start_worker(self.root)
                 return
-            hits[path] = (key, hit)
-        self._early_hits = hits  # run() uses them if the snippet's key is still the same
+        self._looked = True
 
     #: Modules that some PyTorch features import lazily on first use and that take a second or
     #: more to import, with the words that mark a snippet using such a feature. Imported once, in

@@ -171,16 +171,12 @@ def _address_space() -> int:
 #: When the snippet's own code started and ended (``time.perf_counter``; 0.0 until then).
 _own = {"started": 0.0, "ended": 0.0}
 
-#: The worker's address space when it forked (bytes), measured once by ``_prepare``.
-_forked_at = {"bytes": 0}
-
-
 def _limit_memory(megabytes: float) -> None:
-    """Cap this process's address space at the worker's plus ``megabytes`` (Linux; no-op elsewhere)."""
+    """Cap this process's address space at what it uses now plus ``megabytes`` (Linux; no-op elsewhere)."""
     try:
         import resource
 
-        now = _forked_at["bytes"] or _address_space()
+        now = _address_space()
         if now:
             limit = now + int(megabytes * 1024 * 1024)
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -208,9 +204,6 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     # Own process group (so a timeout also stops processes the snippet starts), and no inherited
     # descriptors but these (so such a process cannot hold the worker's answer pipe open).
     os.setpgid(0, 0)
-    # Snippets yield the CPU to the imports of the sub-workers (see serve), which other snippets
-    # wait for, and to the rest of the machine.
-    os.nice(10)
     keep = sorted({0, 1, 2, events_fd, raw_fd, _raw["fd"], crash_log.fileno()})
     for low, high in zip([-1] + keep, keep + [os.sysconf("SC_OPEN_MAX")]):
         if low + 1 < high:  # os.closerange(n, n) may close everything from n on (close_range(n, -1))
@@ -239,6 +232,7 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         if memory_mb:
             _limit_memory(memory_mb)
         sys.meta_path.insert(0, imports)  # from here on, every first-time import is the snippet's
+        imports.modules_before = len(sys.modules)
         module = types.ModuleType("__main__")
         module.__file__ = path
         module.__builtins__ = builtins
@@ -271,7 +265,12 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     _drain_raw(events_fd, _raw.get("line", 0))
     if _own["started"]:
         status["own_seconds"] = round((_own["ended"] or time.perf_counter()) - _own["started"], 4)
-    status["deps"] = _local_modules(root, display, imports.names)
+    names = imports.names
+    if len(sys.modules) - imports.modules_before > len({n for n in names if n in sys.modules}):
+        # Modules were added without a finder (importlib.util.spec_from_file_location and a
+        # sys.modules entry): look at every module, as few snippets make this necessary.
+        names = list(sys.modules)
+    status["deps"] = _local_modules(root, display, names)
     if _recorded["dropped"]:
         status["dropped"] = _recorded["dropped"]
     _emit(events_fd, {"end": status})
@@ -289,6 +288,7 @@ class _ImportRecorder:
 
     def __init__(self) -> None:
         self.names: list[str] = []
+        self.modules_before = 0  # len(sys.modules) when recording started
 
     def find_spec(self, name, path=None, target=None):  # noqa: ARG002 - the finder protocol
         self.names.append(name)
@@ -296,12 +296,15 @@ class _ImportRecorder:
 
 
 def _local_modules(root: str, display: str, names: list[str]) -> list[str]:
-    """Repository files imported as modules during the run (not installed packages, not the snippet)."""
+    """Repository files among the modules ``names`` (not installed packages, not docexec itself,
+    not the snippet)."""
     found = []
     prefix = os.path.join(root, "")
+    own = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
     for name in dict.fromkeys(names):
         path = getattr(sys.modules.get(name), "__file__", None) or ""
-        if path.startswith(prefix) and "site-packages" not in path and os.path.isfile(path):
+        if (path.startswith(prefix) and not path.startswith(own) and "site-packages" not in path
+                and os.path.isfile(path)):
             rel = os.path.relpath(path, root).replace(os.sep, "/")
             if rel != display and not rel.startswith(".venv/"):
                 found.append(rel)
@@ -389,20 +392,19 @@ def _prepare(modules: list[str]) -> None:
             pass
     _warm_up()
     _seed()
-    _forked_at["bytes"] = _address_space()
     gc.freeze()
 
 
 def _warm_up() -> None:
     """Pay once, before forking, what torch pays on a first tensor operation and a first tensor
     repr (lazy initialisation in the dispatcher and in ``torch._tensor_str``), so that no child
-    pays it again. Forward operations only: no autograd engine is started, no random number drawn.
+    pays it again. No tensor requires grad: no autograd Node is made (which would advance the
+    sequence numbers a snippet can print), no engine started, no random number drawn.
     """
     import torch
 
-    x = torch.ones(2, requires_grad=True)
-    y = (x * 2 + 1).sum()
-    repr(y), repr(x.detach()), str(y.grad_fn)
+    x = torch.ones(2)
+    repr((x * 2 + 1).sum()), repr(x)
 
 
 class _Slots:
@@ -443,7 +445,7 @@ def serve(request: dict, out) -> None:
     slots = _Slots(max(1, int(request.get("jobs", 1))))
     first, *others = _groups(request)
     # read end of a sub-worker's result pipe -> (its pid, its snippets not yet answered for, bytes
-    # not yet a whole line, slots it holds)
+    # not yet a whole line, {pid: snippet} of its children running, each holding a slot)
     feeds = {}
     for group in others:
         read_fd, write_fd = os.pipe()
@@ -464,7 +466,7 @@ def serve(request: dict, out) -> None:
                 os._exit(status)
         os.close(write_fd)
         os.set_blocking(read_fd, False)
-        feeds[read_fd] = (pid, list(group["snippets"]), b"", 0)
+        feeds[read_fd] = (pid, list(group["snippets"]), b"", {})
     _prepare(first.get("preload", []))
     _run_group(request, first["snippets"], slots, versions, out, feeds)
 
@@ -474,8 +476,9 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
     """Fork one child per snippet of ``snippets`` whenever a slot is free and write each result to
     ``out`` when the child has ended; meanwhile pass on to ``out`` the result lines of the
     sub-workers behind ``feeds`` (see ``serve``). With ``announce`` (in a sub-worker), also write a
-    ``+`` line to ``out`` for each slot taken and a ``-`` line for each given back, so that the
-    worker can give back the slots of a sub-worker that died holding them."""
+    ``+<pid> <snippet>`` line to ``out`` for each child started and a ``-<pid>`` line for each
+    child ended, so that the worker can stop the children of a sub-worker that died and give
+    back their slots."""
     root = request["root"]
     default_timeout = float(request.get("timeout", 30.0))
     default_memory = request.get("memory_mb")
@@ -487,9 +490,6 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
     while pending or running or feeds:
         busy = False
         while pending and slots.take():
-            if announce:
-                out.write("+\n")
-                out.flush()
             display = pending.pop(0)
             counter += 1
             base = os.path.join(scratch, str(counter))
@@ -511,6 +511,9 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
                     os._exit(70)
             limit = float(options.get(display, {}).get("timeout", default_timeout))
             running[pid] = (display, events_path, time.monotonic(), raw_path, base, limit)
+            if announce:
+                out.write(f"+{pid} {display}\n")
+                out.flush()
         for pid in list(running):
             display, events_path, started, raw_path, base, limit = running[pid]
             done, wait_status = os.waitpid(pid, os.WNOHANG)
@@ -525,7 +528,7 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
             del running[pid]
             slots.give()
             if announce:
-                out.write("-\n")
+                out.write(f"-{pid}\n")
             busy = True
             result = _read_result(display, events_path, raw_path)
             result["versions"] = versions
@@ -561,8 +564,12 @@ def _pass_on(feeds: dict, out, versions: dict, slots: _Slots) -> bool:
         if data:
             *lines, rest = (rest + data).split(b"\n")
             for line in lines:
-                if line in (b"+", b"-"):
-                    held += 1 if line == b"+" else -1
+                if line[:1] == b"+":
+                    pid_text, _, display = line[1:].decode("utf-8").partition(" ")
+                    held[int(pid_text)] = display
+                    continue
+                if line[:1] == b"-":
+                    held.pop(int(line[1:]), None)
                     continue
                 out.write(line.decode("utf-8") + "\n")
                 waiting.remove(json.loads(line)["path"])
@@ -572,12 +579,15 @@ def _pass_on(feeds: dict, out, versions: dict, slots: _Slots) -> bool:
         os.close(fd)  # the sub-worker has ended
         del feeds[fd]
         _, wait_status = os.waitpid(pid, 0)
-        for _ in range(held):  # slots it took and did not give back before it ended
+        for child in held:  # children it left running: stopped here, their slots given back
+            _kill_group(child)
             slots.give()
+        running_then = set(held.values())
         for display in waiting:
+            what = "running it" if display in running_then else "that was to run it"
             out.write(json.dumps({"path": display, "events": [], "raw": "", "versions": versions, "seconds": 0.0,
                                   "end": {"status": "error", "type": "Crash", "line": 0, "traceback": "",
-                                          "message": "the sub-worker that was to run it ended first: "
+                                          "message": f"the sub-worker {what} ended first: "
                                                      + _describe_exit(wait_status)}}) + "\n")
         out.flush()
     return read_any

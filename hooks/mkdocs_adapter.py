@@ -13,6 +13,7 @@ import os
 import posixpath
 import re
 import subprocess
+import uuid
 from pathlib import Path
 
 from mkdocs.exceptions import Abort
@@ -117,7 +118,8 @@ def on_files(files, config):
 
 #: The SVG element of each figure the Markdown extension inlined (see docexec.markdown_ext._figure).
 _FIGURE_SVG = re.compile(r'(<figure class="docexec-figure">\n)(<svg\b.*?</svg>)', re.S)
-_SVG_MARKER = re.compile(r"<!--docexec-svg-(\d+)-->")
+_TOKEN = uuid.uuid4().hex  # so that no page text can pass for a marker
+_SVG_MARKER = re.compile(rf"<!--docexec-svg-{_TOKEN}-(\d+)-->")
 _SET_ASIDE: dict[str, list[str]] = {}  # page src_uri -> the SVG elements taken out of its content
 
 
@@ -129,7 +131,7 @@ def on_page_content(html, page, config, files):
 
     def set_aside(match: re.Match) -> str:
         svgs.append(match.group(2))
-        return f"{match.group(1)}<!--docexec-svg-{len(svgs) - 1}-->"
+        return f"{match.group(1)}<!--docexec-svg-{_TOKEN}-{len(svgs) - 1}-->"
 
     _SET_ASIDE[page.file.src_uri] = svgs
     return _FIGURE_SVG.sub(set_aside, html)

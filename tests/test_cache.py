@@ -116,3 +116,24 @@ def test_make_clean_empties_the_cache(tmp_path):
     (tmp_path / ".cache/docexec/runs/x.json").write_text("{}")
     subprocess.run(["make", "clean"], cwd=tmp_path, check=True, capture_output=True)
     assert not (tmp_path / ".cache").exists()
+
+
+def test_a_helper_loaded_from_its_file_path_is_still_a_dependency(tmp_path):
+    write_snippets(tmp_path, {
+        "snippets/c/_loaded.py": "V = 1\n",
+        "snippets/c/loads_by_path.py": """
+            import importlib.util
+            import sys
+            from pathlib import Path
+            spec = importlib.util.spec_from_file_location("loaded", Path(__file__).with_name("_loaded.py"))
+            module = importlib.util.module_from_spec(spec)
+            sys.modules["loaded"] = module
+            spec.loader.exec_module(module)
+            print(module.V)  # 1
+            """,
+    })
+    assert rerun(tmp_path).results["snippets/c/loads_by_path.py"].deps == ["snippets/c/_loaded.py"]
+    (tmp_path / "snippets/c/_loaded.py").write_text("V = 2\n")
+    session = rerun(tmp_path)
+    assert session.executed == ["snippets/c/loads_by_path.py"]
+    assert session.output("c/loads_by_path.py") == "2"

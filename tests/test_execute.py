@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -246,12 +248,13 @@ def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path
 
     paths = write_snippets(tmp_path, {
         "snippets/k/after.py": 'print("ran after")  # ran after\n',
-        "snippets/k/kills_its_parent.py": """
+        "snippets/k/kills_its_parent.py": f"""
             import os
             import signal
             import time
+            open({str(tmp_path / "killer.pid")!r}, "w").write(str(os.getpid()))
             os.kill(os.getppid(), signal.SIGKILL)
-            time.sleep(1)
+            time.sleep(60)
             """,
         "slow_import.py": "import time\ntime.sleep(0.5)\n",  # lets the sub-worker take the slot first
     })
@@ -268,4 +271,28 @@ def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path
         pytest.fail("the worker waited for a slot that the dead sub-worker never gave back")
     assert found["snippets/k/after.py"].output == "ran after\n"
     killed = found["snippets/k/kills_its_parent.py"]
-    assert killed.error_type == "Crash" and "killed by SIGKILL" in killed.error_message
+    assert killed.error_type == "Crash"
+    assert killed.error_message == "the sub-worker running it ended first: the interpreter was killed by SIGKILL"
+    status = Path(f"/proc/{(tmp_path / 'killer.pid').read_text()}/status")
+    # stopped by the worker (gone, or a zombie nobody has reaped yet), not left sleeping for 60 s
+    assert not status.exists() or "\tZ" in status.read_text().split("State:")[1].splitlines()[0]
+
+
+def test_a_snippet_sees_no_trace_of_the_workers_preparation(tmp_path):
+    """What the worker does before forking (imports, warm-up, seeding) must not show: autograd
+    sequence numbers start where a fresh interpreter's do, and a snippet gets the memory it asks for."""
+    source = """
+        # docexec: memory=300
+        import torch
+        x = torch.ones(2, requires_grad=True)
+        print((x * 3).grad_fn._sequence_nr())
+        block = bytearray(200 * 1024 * 1024)
+        print(len(block) // 2**20)
+        """
+    paths = write_snippets(tmp_path, {"snippets/p/fresh.py": source})
+    fresh = subprocess.run([sys.executable, str(tmp_path / paths[0])], capture_output=True, text=True, check=True)
+    session = Session(tmp_path, cache=False)
+    session.run()
+    result = session.results[paths[0]]
+    assert result.ok, result.error_message
+    assert result.output == fresh.stdout == "0\n200\n"

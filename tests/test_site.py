@@ -162,6 +162,21 @@ def test_the_search_index_has_each_figure_caption_but_not_its_drawing(site):
     assert only_drawn and not [label for label in only_drawn if label in text]
 
 
+def test_page_text_that_looks_like_a_set_aside_marker_stays_as_written():
+    import importlib.util
+    from types import SimpleNamespace
+
+    spec = importlib.util.spec_from_file_location("adapter_under_test", ROOT / "hooks/mkdocs_adapter.py")
+    adapter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(adapter)
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="x.md"))
+    html = ('<p><!--docexec-svg-0--> <!--docexec-svg-3--></p>\n'
+            '<figure class="docexec-figure">\n<svg id="a"><g/></svg>\n<figcaption>c</figcaption></figure>')
+    indexed = adapter.on_page_content(html, page, None, None)
+    assert "<svg" not in indexed
+    assert adapter.on_post_page(indexed, page, None) == html
+
+
 def test_figure_alt_text_states_the_graph_in_words(site):
     built = (site / "01-computational-graph/index.html").read_text(encoding="utf-8")
     assert 'aria-label="Autograd graph: x → AccumulateGrad → MulBackward0 (y) → AddBackward0 (z)"' in built
