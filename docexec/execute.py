@@ -147,7 +147,6 @@ def run_snippets(
     memory_mb: float | None = DEFAULT_MEMORY_MB,
     options: dict[str, dict[str, float]] | None = None,
     python: str | None = None,
-    preload: list[str] | None = None,
     needs: dict[str, list[str]] | None = None,
     worker: subprocess.Popen | None = None,
 ) -> dict[str, RunResult]:
@@ -162,11 +161,11 @@ def run_snippets(
         options: per-snippet overrides, by path: ``{"timeout": s, "memory_mb": MiB}``
             (see ``docexec.snippets.options``).
         python: the interpreter to use (default: the current one).
-        preload: modules the worker imports once before forking (e.g. ``torch._dynamo``, which
-            optimizers and checkpointing import lazily and slowly), so each child does not.
-        needs: more such modules for some snippets only, by path. Snippets that need the same
-            modules form a group; a group with modules to import runs in a sub-worker that
-            imports them while the other snippets already run (see ``docexec.worker``).
+        needs: modules to import once before forking, by snippet path (e.g. ``torch._dynamo``,
+            which optimizers and checkpointing import lazily and slowly), so that its children
+            do not. Snippets that need the same modules form a group; a group with modules to
+            import runs in a sub-worker that imports them while the other snippets already run
+            (see ``docexec.worker``).
         worker: a process from ``start_worker`` to use instead of starting one.
 
     Returns:
@@ -182,7 +181,7 @@ def run_snippets(
         return {}
     groups: dict[tuple[str, ...], list[str]] = {}
     for path in paths:
-        modules = tuple(dict.fromkeys([*(preload or []), *(needs or {}).get(path, [])]))
+        modules = tuple(dict.fromkeys((needs or {}).get(path, [])))
         groups.setdefault(modules, []).append(path)
     request = {
         "root": str(Path(root).resolve()),

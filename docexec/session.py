@@ -77,7 +77,7 @@ class Session:
         self.executed = [p for p in paths if p not in found]
         worker, self._worker = self._worker, None
         fresh = run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=per_snippet,
-                             needs={p: self._preload([p]) for p in self.executed}, worker=worker)
+                             needs={p: self._needs(p) for p in self.executed}, worker=worker)
         if self.cache is not None:
             for path, result in fresh.items():
                 self._check_claims(result)  # stored with the result: a warm build checks nothing again
@@ -121,9 +121,9 @@ class Session:
             r"gradcheck|gradgradcheck|\bfunctional\b|jacobian|hessian|\bvjp\b|\bjvp\b|\bvmap\b|torch\.func\b"),
     }
 
-    def _preload(self, paths: list[str]) -> list[str]:
-        sources = [self.source(p) for p in paths]
-        names = [name for name, pattern in self.LAZY_HEAVY.items() if any(pattern.search(s) for s in sources)]
+    def _needs(self, path: str) -> list[str]:
+        source = self.source(path)
+        names = [name for name, pattern in self.LAZY_HEAVY.items() if pattern.search(source)]
         # torch._dynamo imports symbolic_shapes itself: one sub-worker serves both
         return ["torch._dynamo"] if "torch._dynamo" in names else names
 

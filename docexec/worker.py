@@ -432,8 +432,6 @@ class _Slots:
 
 def _groups(request: dict) -> list[dict]:
     groups = [g for g in request.get("groups", []) if g.get("snippets")]
-    if not groups and request.get("snippets"):  # the one-group form: {"preload": [...], "snippets": [...]}
-        groups = [{"preload": request.get("preload", []), "snippets": request["snippets"]}]
     return groups or [{"preload": [], "snippets": []}]
 
 
