@@ -1,7 +1,12 @@
 """Build-time benchmark (`make bench`): whole-process timings of `mkdocs build`, printed as ratios.
 
-Every figure is the median of several runs of a whole command in a fresh process, measured in one
-go on the same machine, in a temporary copy of the site (nothing here touches the repository):
+Every figure comes from whole commands, each in a fresh process, run on the same machine in a
+temporary copy of the site (nothing here touches the repository). The builds are made in rounds:
+each round makes every kind of build once, one right after the other, and each ratio is computed
+within a round; the figure printed is the median over the rounds. A shared virtual machine can
+change speed by a third from one minute to the next; within a round both sides of a ratio see
+about the same machine. Builds without execution use a second copy of the site, with caches of
+its own.
 
 * floor   = `python -c "import torch"` + a build with execution switched off (DOCEXEC_EXECUTE=0),
             caches empty (same pages: the notebooks are made, without outputs)
@@ -71,34 +76,53 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def measure(site: Path, repeat: int) -> dict[str, float]:
-    """Median seconds of each kind of build of ``site``."""
-    torch = [timed([sys.executable, "-c", "import torch"], site) for _ in range(repeat)]
-    no_exec_cold = []
-    for _ in range(repeat):  # the same pages (notebooks without outputs), every cache empty
-        clear_cache(site)
-        no_exec_cold.append(build(site, execute=False))
-    no_exec = [build(site, execute=False) for _ in range(repeat)]
-    cold = []
-    for _ in range(repeat):
-        clear_cache(site)
-        cold.append(build(site))
-    warm = [build(site) for _ in range(repeat)]
+def measure(site: Path, plain: Path, repeat: int, edits: bool = True) -> list[dict[str, float]]:
+    """Seconds of each kind of build, one dict per round.
+
+    ``site`` is built with execution and ``plain``, a copy of it, without: each keeps its own caches,
+    so that neither evicts the other's (mkdocs-jupyter drops cache entries a build did not use).
+    The builds being compared run one after the other within each round, so that a change in the
+    machine's speed between rounds (common on a shared virtual machine) affects both sides of a
+    ratio alike.
+    """
     page = sorted((site / "docs").glob("[0-9][0-9]-*.md"))[0]
     snippet = sorted((site / "snippets").rglob("*.py"))[0]
-    prose, edited = [], []
-    for run in range(repeat):
-        with open(page, "a", encoding="utf-8") as handle:
-            handle.write(f"\nAn edited sentence, number {run}.\n")
-        prose.append(build(site))
-        with open(snippet, "a", encoding="utf-8") as handle:
-            handle.write(f"# an edited comment, number {run}\n")
-        edited.append(build(site))
-    runs = {"torch": torch, "no_exec_cold": no_exec_cold, "no_exec": no_exec, "cold": cold, "warm": warm,
-            "prose": prose, "snippet": edited}
-    print("  runs (s): " + "; ".join(f"{name} " + " ".join(f"{t:.2f}" for t in times) for name, times in runs.items()),
-          flush=True)
-    return {name: median(times) for name, times in runs.items()}
+    rounds = []
+    for number in range(repeat):
+        times = {"torch": timed([sys.executable, "-c", "import torch"], site)}
+        clear_cache(plain)
+        times["no_exec_cold"] = build(plain, execute=False)  # the same pages, notebooks without outputs
+        clear_cache(site)
+        times["cold"] = build(site)
+        times["own"] = run_seconds(site)  # not a build: the snippets' own run time, summed
+        times["no_exec"] = build(plain, execute=False)
+        times["warm"] = build(site)
+        if edits:
+            with open(page, "a", encoding="utf-8") as handle:
+                handle.write(f"\nAn edited sentence, number {number}.\n")
+            times["prose"] = build(site)
+            with open(snippet, "a", encoding="utf-8") as handle:
+                handle.write(f"# an edited comment, number {number}\n")
+            times["snippet"] = build(site)
+        print(f"  round {number + 1} (s): " + ", ".join(f"{name} {t:.2f}" for name, t in times.items()), flush=True)
+        rounds.append(times)
+    return rounds
+
+
+def ratios(rounds: list[dict[str, float]]) -> dict[str, float]:
+    """Median over the rounds of each round's ratios (see the module's docstring)."""
+    each = {
+        "cold": [r["cold"] / (r["torch"] + r["no_exec_cold"]) for r in rounds],
+        "warm": [r["warm"] / r["no_exec"] for r in rounds],
+        "prose": [r["prose"] / r["no_exec"] for r in rounds if "prose" in r],
+        "snippet": [r["snippet"] / r["no_exec"] for r in rounds if "snippet" in r],
+    }
+    return {name: median(values) for name, values in each.items() if values}
+
+
+def seconds(rounds: list[dict[str, float]]) -> dict[str, float]:
+    """Median seconds of each kind of build over the rounds."""
+    return {name: median([r[name] for r in rounds]) for name in rounds[0]}
 
 
 def run_seconds(site: Path) -> float:
@@ -132,50 +156,53 @@ def scaled_copy(site: Path, target: Path, factor: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median reported)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (the median over them is reported)")
     parser.add_argument("--skip-scaling", action="store_true", help="leave out the 10x site")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     print(f"machine: {platform.machine()}, {cores} cores, Python {platform.python_version()}; "
-          f"median of {args.repeat} runs each")
+          f"{args.repeat} rounds")
     with tempfile.TemporaryDirectory(prefix="docexec-bench-") as temp:
-        base = Path(temp) / "site"
+        base, plain = Path(temp) / "site", Path(temp) / "plain"
         copy_site(base)
-        one = measure(base, args.repeat)
-        floor = one["torch"] + one["no_exec_cold"]
-        print(f"seconds: import torch {one['torch']:.2f}, build without execution {one['no_exec_cold']:.2f} "
+        copy_site(plain)
+        small = measure(base, plain, args.repeat)
+        one, ratio = seconds(small), ratios(small)
+        print(f"seconds (medians): import torch {one['torch']:.2f}, build without execution {one['no_exec_cold']:.2f} "
               f"(empty caches) and {one['no_exec']:.2f} (warm), "
               f"cold {one['cold']:.2f}, warm {one['warm']:.2f}, after a prose edit {one['prose']:.2f}, "
               f"after a snippet edit {one['snippet']:.2f}")
-        print(f"cold / floor (import torch + build without execution): {one['cold'] / floor:.2f}   (target <= 1.30)")
-        print(f"warm / build without execution:                        {one['warm'] / one['no_exec']:.2f}   "
-              "(target <= 1.15)")
-        print(f"after a prose edit / build without execution:          {one['prose'] / one['no_exec']:.2f}")
-        print(f"after a snippet edit / build without execution:        {one['snippet'] / one['no_exec']:.2f}")
+        print("ratios (median over the rounds of each round's ratio):")
+        print(f"cold / floor (import torch + build without execution): {ratio['cold']:.2f}   (target <= 1.30)")
+        print(f"warm / build without execution:                        {ratio['warm']:.2f}   (target <= 1.15)")
+        print(f"after a prose edit / build without execution:          {ratio['prose']:.2f}")
+        print(f"after a snippet edit / build without execution:        {ratio['snippet']:.2f}")
         if args.skip_scaling:
             return
-        clear_cache(base)
-        build(base)
-        own_one = run_seconds(base)
         count_one = len(list((base / "snippets").rglob("*.py")))
-        big = Path(temp) / "big"
+        big, big_plain = Path(temp) / "big", Path(temp) / "big-plain"
         count_big = scaled_copy(base, big, 10)
-        many = measure(big, args.repeat)
-        clear_cache(big)
-        build(big)
-        own_big = run_seconds(big)
+        shutil.copytree(big, big_plain, ignore=shutil.ignore_patterns(".cache"))
+        large = measure(big, big_plain, args.repeat, edits=False)
+        many = seconds(large)
         added = count_big - count_one
-        own = (own_big - own_one) / cores
-        cold_all = (many["cold"] - one["cold"]) / added * 1000
-        cold_exec = ((many["cold"] - many["no_exec_cold"]) - (one["cold"] - one["no_exec_cold"])) / added * 1000
-        own_each = own / added * 1000
+        # The small site's side of each difference is its median: spread over the added snippets,
+        # its own noise is small next to the big site's, which is paired within each round.
+        cold_extra = median([r["cold"] - r["no_exec_cold"] for r in small])
+        warm_extra = median([r["warm"] - r["no_exec"] for r in small])
+
+        def own_each(r: dict[str, float]) -> float:  # ms per added snippet, shared over the cores
+            return (r["own"] - one["own"]) / cores / added * 1000
+
+        cold_exec = median([((r["cold"] - r["no_exec_cold"]) - cold_extra) / added * 1000 - own_each(r) for r in large])
+        warm_exec = median([((r["warm"] - r["no_exec"]) - warm_extra) / added * 1000 for r in large])
+        cold_all = (many["cold"] - one["cold"]) / added * 1000 - own_each(many)
         warm_all = (many["warm"] - one["warm"]) / added * 1000
-        warm_exec = ((many["warm"] - many["no_exec"]) - (one["warm"] - one["no_exec"])) / added * 1000
         print(f"scaling: {count_one} -> {count_big} snippets; cold {many['cold']:.2f} s, warm {many['warm']:.2f} s, "
               f"without execution {many['no_exec_cold']:.2f} s (empty caches) and {many['no_exec']:.2f} s (warm); "
-              f"own run time per added snippet over {cores} cores {own_each:.1f} ms")
-        print(f"added cold cost per snippet, beyond its own run time: {cold_exec - own_each:.1f} ms "
-              f"beyond the build without execution, {cold_all - own_each:.1f} ms in all   (target <= 20)")
+              f"own run time per added snippet over {cores} cores {own_each(many):.1f} ms")
+        print(f"added cold cost per snippet, beyond its own run time: {cold_exec:.1f} ms "
+              f"beyond the build without execution, {cold_all:.1f} ms in all   (target <= 20)")
         print(f"added warm cost per snippet: {warm_exec:.1f} ms beyond the build without execution, "
               f"{warm_all:.1f} ms in all   (target < 2)")
 
