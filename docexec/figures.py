@@ -63,33 +63,36 @@ def check(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str =
         One problem per missing, stale or orphaned generated DOT file, naming that file.
     """
     problems = []
+    committed = _dot_files(root)
     for snippet, dot in sorted(graphs.items()):
         path = diagram_path(snippet, snippets_dir)
-        target = Path(root) / path
-        if not target.is_file():
+        if path not in committed:
             problems.append(Problem(path, 0, f"is missing: {snippet} draws a graph (run `make fix` to write it)"))
-        elif target.read_text(encoding="utf-8") != committed_text(snippet, dot):
+        elif committed[path] != committed_text(snippet, dot):
             problems.append(Problem(path, 0, f"is stale: {snippet} now draws a different graph (run `make fix` to update it)"))
-    for path in orphans(root, graphs, ran):
+    for path in orphans(root, graphs, ran, committed):
         problems.append(Problem(path, 0, "was generated from a snippet that no longer draws a graph or no longer "
                                          "exists (run `make fix` to remove it)"))
     return problems
 
 
-def orphans(root: Path, graphs: dict[str, str], ran: set[str]) -> list[str]:
-    """Generated DOT files whose snippet is gone, or ran and no longer draws a graph."""
-    return [path for path, snippet in _generated_files(root)
-            if snippet not in graphs and (snippet in ran or not (Path(root) / snippet).is_file())]
+def orphans(root: Path, graphs: dict[str, str], ran: set[str], committed: dict[str, str] | None = None) -> list[str]:
+    """Generated DOT files whose snippet is gone, or ran and no longer draws a graph.
 
-
-def _generated_files(root: Path) -> list[tuple[str, str]]:
+    ``committed`` is ``_dot_files(root)`` if the caller has read them already.
+    """
     found = []
-    for path in sorted((Path(root) / DIAGRAMS_DIR).rglob("*.dot")):
-        with open(path, encoding="utf-8") as handle:
-            snippet = generated_by(handle.readline())
-        if snippet:
-            found.append((path.relative_to(root).as_posix(), snippet))
+    for path, text in (_dot_files(root) if committed is None else committed).items():
+        snippet = generated_by(text)
+        if snippet and snippet not in graphs and (snippet in ran or not (Path(root) / snippet).is_file()):
+            found.append(path)
     return found
+
+
+def _dot_files(root: Path) -> dict[str, str]:
+    """Every DOT file under ``diagrams/``: its path relative to ``root`` (sorted) -> its text."""
+    return {path.relative_to(root).as_posix(): path.read_text(encoding="utf-8")
+            for path in sorted((Path(root) / DIAGRAMS_DIR).rglob("*.dot"))}
 
 
 def sync(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str = "snippets") -> list[str]:
@@ -118,6 +121,25 @@ def sync(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str = 
 
 _SVG_CACHE: dict[str, str] = {}  # key -> dot's SVG output
 _SVG_SHOWN: dict[tuple[str, str], str] = {}  # (key, prefix) -> what render_svg returns
+_DOT: dict[str, str] = {}  # "program": the dot found by the first lookup since forget_dot()
+
+
+def forget_dot() -> None:
+    """Make the next ``render_svg`` look Graphviz's ``dot`` up on PATH again.
+
+    A build calls this when it starts, so that a long-running server notices Graphviz being
+    installed, moved or removed between two builds; within a build, ``dot`` is looked up once.
+    """
+    _DOT.clear()
+
+
+def _dot_program() -> str:
+    if "program" not in _DOT:
+        program = shutil.which("dot")
+        if program is None:
+            raise GraphvizError(f"Graphviz's dot program is not on PATH; {INSTALL_HINT}")
+        _DOT["program"] = program
+    return _DOT["program"]
 
 
 def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> str:
@@ -126,14 +148,13 @@ def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> 
     The XML prolog, DOCTYPE, Graphviz's version comment and the per-element ``<title>`` tooltips are
     removed, and every ``id`` gets ``prefix`` so that several figures can share one page.
     Results are kept by the SHA-256 of the DOT text (and of the ``dot`` program's path) in memory,
-    and in ``cache_dir`` when one is given, so an unchanged figure is drawn once.
+    and in ``cache_dir`` when one is given, so an unchanged figure is drawn once. ``dot`` is
+    looked up on PATH once until ``forget_dot`` is called.
 
     Raises:
         GraphvizError: ``dot`` is not installed, or rejected the source (its first error line).
     """
-    program = shutil.which("dot")
-    if program is None:
-        raise GraphvizError(f"Graphviz's dot program is not on PATH; {INSTALL_HINT}")
+    program = _dot_program()
     key = hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
     if (key, prefix) in _SVG_SHOWN:
         return _SVG_SHOWN[key, prefix]

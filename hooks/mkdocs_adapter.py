@@ -70,6 +70,7 @@ def on_config(config):
 
 def on_pre_build(config):
     """Execute every snippet, check its claims and diagrams, draw its figure; abort listing every problem."""
+    figures.forget_dot()  # looked up again by each build: a server notices Graphviz installed meanwhile
     session = get_session(_root(config), _folder(config))
     session.reset()
     session.run()
