@@ -6,9 +6,12 @@ A page includes a snippet the usual ``pymdownx.snippets`` way, in a plain ``pyth
     --8<-- "computational-graph/opt_in.py"
     ```
 
-and this extension adds, after that fence, a ``text`` block titled "Output" holding what that
-snippet (or that section of it) wrote when it ran in this build. Pages need no other syntax, so they
-still read well on GitHub and in any tool that knows ``pymdownx.snippets``.
+and this extension adds, after that fence, a block titled "Output" holding what that snippet (or
+that section of it) wrote when it ran in this build. Pages need no other syntax, so they still read
+well on GitHub and in any tool that knows ``pymdownx.snippets``. The block is the HTML that
+``pymdownx.highlight`` makes of a ``text`` fence with that title (the same classes and title, so
+the theme styles it and gives it a copy button), written directly: output needs no highlighting,
+and a Pygments pass costs more than the rest of showing a cached snippet.
 
 It also puts one line under the page title saying which PyTorch and Python produced the outputs,
 read from the run itself.
@@ -45,7 +48,6 @@ from .snippets import INCLUDE, split_target
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*)$")
 _TITLE = re.compile(r"^#[ \t]+\S")
-_ESCAPE_INCLUDE = re.compile(r"^([ \t]*)(-+8<-+)")
 # A concept diagram: an image line whose target is a hand-written DOT file under diagrams/.
 _DIAGRAM = re.compile(r'^(?P<indent>[ \t]*)!\[(?P<alt>[^\]]+)\]\((?P<path>diagrams/[^)\s]+\.dot)(?:[ \t]+"(?P<caption>[^"]*)")?\)[ \t]*$')
 
@@ -58,11 +60,13 @@ class SnippetOutputPreprocessor(Preprocessor):
         self.root = root
         self.base_path = base_path
         self.versions_note = versions_note
-        self.marker = "docexec-figure-" + uuid.uuid4().hex + "-"
-        self.pending: list[str] = []
+        self.marker = "docexec-block-" + uuid.uuid4().hex + "-"
+        self.pending: list[str] = []  # HTML of each marker line left in the page
+        self.as_markdown: dict[int, list[str]] = {}  # marker number -> the same block as Markdown lines
 
     def run(self, lines: list[str]) -> list[str]:
         self.pending = []
+        self.as_markdown = {}
         session = get_session(self.root, self.base_path)
         fences = list(self._include_fences(lines))
         last_fence_of = {}
@@ -83,7 +87,8 @@ class SnippetOutputPreprocessor(Preprocessor):
             number, indent, targets = by_end[index]
             text = "\n".join(session.output(t) for t in targets).strip("\n")
             if text:
-                out.extend(_output_block(text, indent))
+                out.extend(self._stash(output_html(text), indent))
+                self.as_markdown[len(self.pending) - 1] = output_markdown(text, indent)
             for target in targets:
                 name = split_target(target)[0]
                 result = session.results.get(f"{self.base_path}/{name}")
@@ -101,7 +106,7 @@ class SnippetOutputPreprocessor(Preprocessor):
 
     def _stash(self, html: str, indent: str) -> list[str]:
         # Python-Markdown's whitespace normalizer (priority 30) strips stash placeholders, so leave a
-        # marker line here and let FigurePlaceholderPreprocessor (priority 29) stash the HTML.
+        # marker line here and let BlockPlaceholderPreprocessor (priority 29) stash the HTML.
         self.pending.append(html)
         return ["", f"{indent}{self.marker}{len(self.pending) - 1}", ""]
 
@@ -122,8 +127,9 @@ class SnippetOutputPreprocessor(Preprocessor):
         return self._stash(_figure(svg, match.group("alt"), caption), match.group("indent"))
 
 
-class FigurePlaceholderPreprocessor(Preprocessor):
-    """Replaces the figure marker lines left by ``SnippetOutputPreprocessor`` with stashed HTML."""
+class BlockPlaceholderPreprocessor(Preprocessor):
+    """Replaces the marker lines ``SnippetOutputPreprocessor`` left for output blocks and figures
+    with their HTML, stashed (Python-Markdown passes stashed HTML through unchanged)."""
 
     def __init__(self, md, outputs: SnippetOutputPreprocessor):
         super().__init__(md)
@@ -189,12 +195,29 @@ def _slug(name: str) -> str:
     return "fig-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def _output_block(text: str, indent: str) -> list[str]:
+def output_markdown(text: str, indent: str = "") -> list[str]:
+    """An output block as Markdown lines: a ``text`` fence titled "Output" holding ``text``, its
+    fence longer than any run of backticks in it, each line indented by ``indent``."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
-    # pymdownx.snippets runs after this and would expand a printed '--8<--' line; ';' escapes it.
-    body = [indent + _ESCAPE_INCLUDE.sub(r"\1;\2", line) if line else "" for line in text.split("\n")]
+    body = [indent + line if line else "" for line in text.split("\n")]
     return ["", f'{indent}{fence} text title="Output"', *body, f"{indent}{fence}", ""]
+
+
+def output_html(text: str) -> str:
+    """The HTML that Python-Markdown with ``pymdownx.highlight`` and ``pymdownx.superfences`` makes of
+    ``output_markdown(text)`` (without line anchors), with no Pygments pass.
+
+    What those steps do to a ``text`` fence's content is done here in the same order: Python-Markdown
+    turns line breaks into ``\\n``, expands tabs to its ``tab_length`` of 4 and empties lines of
+    only blanks; Pygments' text lexer strips leading and trailing newlines and ends the text with
+    one; its HTML formatter escapes ``&``, ``<`` and ``>``. ``tests/test_markdown_ext.py`` compares
+    the result with what those libraries make of the fence.
+    """
+    lines = [line.expandtabs(4) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    body = "\n".join(line if line.strip(" ") else "" for line in lines).strip("\n") + "\n"
+    return ('<div class="highlight"><span class="filename">Output</span><pre><span></span><code>'
+            f"{escape(body, quote=False)}</code></pre></div>")
 
 
 #: Reading speed used for the estimate under each chapter title (words per minute); code counts
@@ -260,7 +283,7 @@ class SnippetOutputExtension(Extension):
         outputs = SnippetOutputPreprocessor(md, Path(self.getConfig("root")).resolve(), self.getConfig("base_path"),
                                             bool(self.getConfig("versions_note")))
         md.preprocessors.register(outputs, "docexec_output", 34)
-        md.preprocessors.register(FigurePlaceholderPreprocessor(md, outputs), "docexec_figures", 29)
+        md.preprocessors.register(BlockPlaceholderPreprocessor(md, outputs), "docexec_blocks", 29)
         md.postprocessors.register(CodeAbbreviationPostprocessor(md), "docexec_code_abbr", 5)
 
 

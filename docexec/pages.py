@@ -40,5 +40,12 @@ def expand(page: Path, root: Path, base_path: str = "snippets", outputs: bool = 
     names = (["docexec_output"] if outputs else []) + ["snippet"]
     for name in names:
         lines = md.preprocessors[name].run(lines)
-    marker = md.preprocessors["docexec_output"].marker
-    return "\n".join(line for line in lines if not line.strip().startswith(marker))
+    outputs = md.preprocessors["docexec_output"]
+    expanded: list[str] = []
+    for line in lines:  # an output block's marker becomes its Markdown; a figure's is dropped
+        stripped = line.strip()
+        if stripped.startswith(outputs.marker):
+            expanded.extend(outputs.as_markdown.get(int(stripped[len(outputs.marker):]), []))
+        else:
+            expanded.append(line)
+    return "\n".join(expanded)

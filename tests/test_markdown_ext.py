@@ -80,3 +80,19 @@ def test_printed_include_lines_are_shown_not_expanded(repo):
     output = html.split("Output", 1)[1]
     assert "--8&lt;-- &quot;ch/plain.py&quot;" in output or '--8&lt;-- "ch/plain.py"' in output
     assert "hello" not in output
+
+
+@pytest.mark.parametrize("text", [
+    "tensor([2.], grad_fn=<MulBackward0>)",
+    'a <b> & "quoted" \'s\' `one` ```three```',
+    "col\tafter a tab\n\tleading tab\nx\t\ty",
+    "before a blank line\n   \n\nafter",
+    'printed --8<-- "ch/plain.py"\n;--8<-- escaped',
+    "carriage\r\nreturns\rhere",
+    "unicode: ∂y/∂x → 0x… ✓",
+])
+def test_output_html_is_what_pygments_makes_of_the_text_fence(text):
+    from docexec.markdown_ext import output_html, output_markdown
+
+    md = markdown.Markdown(extensions=["pymdownx.highlight", "pymdownx.superfences"])
+    assert output_html(text) == md.convert("\n".join(output_markdown(text)))
