@@ -64,11 +64,17 @@ class RunCache:
         self.root = Path(root).resolve()
         self.folder = self.root / CACHE_DIR / "runs"
 
-    def key(self, path: str, options: dict) -> str:
-        """The key of ``path`` as it is now (its bytes, limits and the environment)."""
-        data = (self.root / path).read_bytes()
+    def key(self, path: str, options: dict, data: bytes | None = None) -> str:
+        """The key of ``path`` with the bytes ``data`` (default: as it is now on disk), its limits and
+        the environment."""
+        if data is None:
+            data = (self.root / path).read_bytes()
         return _sha(b"|".join([environment().encode(), path.encode(), json.dumps(options, sort_keys=True).encode(),
                                data]))
+
+    def has(self, key: str) -> bool:
+        """Whether an entry is stored under ``key``; it may still turn out stale or damaged (``get``)."""
+        return (self.folder / f"{key}.json").is_file()
 
     def get(self, path: str, key: str) -> RunResult | None:
         """The cached result of ``path`` under ``key`` (from ``key()``) if it is valid now, else None.

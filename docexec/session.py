@@ -14,7 +14,7 @@ from . import claims, figures
 from .cache import RunCache
 from .execute import DEFAULT_TIMEOUT, RunResult, run_snippets, start_worker
 from .problems import DocexecError, Problem
-from .snippets import SNIPPETS_DIR, discover, options, read_source, sections
+from .snippets import SNIPPETS_DIR, decode_source, discover, options, sections
 
 #: Output longer than this (characters) is cut on the page, with a note saying how much was cut.
 MAX_OUTPUT_CHARS = 20_000
@@ -48,16 +48,19 @@ class Session:
         self._ever_ran = False  # whether run() was ever called in this process
         self._worker = None  # a worker started early by prestart()
         self._looked = False  # prestart() found every snippet cached since the last run()
+        self._sources: dict[str, bytes] = {}  # path -> bytes, read once per run (see source())
 
     def reset(self) -> None:
         """Forget every result, so the next question runs the snippets again (each rebuild)."""
         self.results = {}
         self._ran = False
+        self._sources = {}
 
     def run(self, paths: list[str] | None = None) -> dict[str, RunResult]:
         """Execute ``paths`` (default: every snippet under the folder) and keep their results."""
         self._ran = self._ever_ran = True
         self.executed = []
+        self._sources = {}
         self._looked = False
         if not self.execute:
             return self.results
@@ -70,7 +73,7 @@ class Session:
                 found[path] = RunResult(path=path, ok=False, error_type="Options", error_message=str(exc))
                 continue
             if self.cache is not None:
-                keys[path] = self.cache.key(path, per_snippet[path])
+                keys[path] = self.cache.key(path, per_snippet[path], self._bytes(path))
                 hit = self.cache.get(path, keys[path])
                 if hit is not None:
                     found[path] = hit
@@ -101,10 +104,12 @@ class Session:
             return
         for path in discover(self.root, self.folder):
             try:
-                key = self.cache.key(path, options(self.source(path))) if self.cache else None
+                key = self.cache.key(path, options(self.source(path)), self._bytes(path)) if self.cache else None
             except (OSError, ValueError):
                 key = None
-            if key is None or self.cache.get(path, key) is None:
+            # An entry that is there is not read here: if it turns out stale (a helper changed), the
+            # run starts the worker itself, only later.
+            if key is None or not self.cache.has(key):
                 self._worker = start_worker(self.root)
                 return
         self._looked = True
@@ -133,8 +138,14 @@ class Session:
             self.run()
 
     def source(self, path: str) -> str:
-        """The text of ``path`` (relative to the root) exactly as stored (see ``snippets.read_source``)."""
-        return read_source(self.root / path)
+        """The text of ``path`` (relative to the root) exactly as stored (see ``snippets.read_source``),
+        read once per ``run``: what the results of that run are keyed, checked and shown against."""
+        return decode_source(self._bytes(path))
+
+    def _bytes(self, path: str) -> bytes:
+        if path not in self._sources:
+            self._sources[path] = (self.root / path).read_bytes()
+        return self._sources[path]
 
     def problems(self) -> list[Problem]:
         """Every failure of the runs so far: snippets that raised, hung or crashed, and claims that do not hold."""

@@ -37,8 +37,17 @@ def split_lines(text: str, keepends: bool = False) -> list[str]:
 
 def read_source(path: Path) -> str:
     """A snippet's text exactly as stored (line endings kept; a UTF-8 byte-order mark dropped, as Python does)."""
-    with open(path, encoding="utf-8-sig", newline="") as handle:
-        return handle.read()
+    with open(path, "rb") as handle:
+        return decode_source(handle.read())
+
+
+def decode_source(data: bytes) -> str:
+    """The text of a snippet's bytes as ``read_source`` gives it.
+
+    Raises:
+        UnicodeDecodeError: the bytes are not UTF-8.
+    """
+    return data.decode("utf-8-sig")
 
 
 def discover(root: Path, folder: str = SNIPPETS_DIR) -> list[str]:
