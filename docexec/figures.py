@@ -120,6 +120,7 @@ def sync(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str = 
 
 
 _SVG_CACHE: dict[str, str] = {}  # key -> dot's SVG output
+_SVG_CLEAN: dict[str, str] = {}  # key -> the SVG element without prolog, comments and titles
 _SVG_SHOWN: dict[tuple[str, str], str] = {}  # (key, prefix) -> what render_svg returns
 _DOT: dict[str, str] = {}  # "program": the dot found by the first lookup since forget_dot()
 
@@ -177,11 +178,12 @@ def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> 
             tmp = stored.with_name(f".{stored.name}.{os.getpid()}.tmp")
             tmp.write_text(_SVG_CACHE[key], encoding="utf-8")
             os.replace(tmp, stored)
-    svg = _SVG_CACHE[key]
-    svg = svg[svg.index("<svg"):]
-    svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
-    svg = re.sub(r"<title>.*?</title>\n?", "", svg, flags=re.S)
-    _SVG_SHOWN[key, prefix] = re.sub(r'\bid="', f'id="{prefix}-', svg).strip()
+    if key not in _SVG_CLEAN:
+        svg = _SVG_CACHE[key]
+        svg = svg[svg.index("<svg"):]
+        svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
+        _SVG_CLEAN[key] = re.sub(r"<title>.*?</title>\n?", "", svg, flags=re.S).strip()
+    _SVG_SHOWN[key, prefix] = _SVG_CLEAN[key].replace(' id="', f' id="{prefix}-')
     return _SVG_SHOWN[key, prefix]
 
 
