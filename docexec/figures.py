@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -143,6 +144,74 @@ def _dot_program() -> str:
     return _DOT["program"]
 
 
+def _key(program: str, dot: str) -> str:
+    return hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
+
+
+def _load(key: str, cache_dir: Path | None) -> bool:
+    """Whether ``dot``'s output for ``key`` is in memory, after looking in ``cache_dir``."""
+    if key not in _SVG_CACHE and cache_dir is not None:
+        stored = Path(cache_dir) / f"{key}.svg"
+        if stored.is_file():
+            text = stored.read_text(encoding="utf-8")
+            if text.rstrip().endswith("</svg>"):  # a half-written file is drawn again
+                _SVG_CACHE[key] = text
+    return key in _SVG_CACHE
+
+
+def _keep(key: str, svg: str, cache_dir: Path | None) -> None:
+    _SVG_CACHE[key] = svg
+    if cache_dir is not None:
+        stored = Path(cache_dir) / f"{key}.svg"
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        tmp = stored.with_name(f".{stored.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(svg, encoding="utf-8")
+        os.replace(tmp, stored)
+
+
+def _run_dot(program: str, source: str) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run([program, "-Tsvg"], input=source.encode(), capture_output=True, check=False)
+    except OSError as exc:  # removed or broken since it was found
+        raise GraphvizError(f"could not run {program}: {exc.strerror}; {INSTALL_HINT}") from None
+
+
+def _draw(program: str, dot: str) -> str:
+    """``dot -Tsvg`` of one source: the SVG document, as text."""
+    proc = _run_dot(program, dot)
+    if proc.returncode != 0:
+        first = (proc.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[0]
+        raise GraphvizError(f"dot could not draw the graph: {first}")
+    return proc.stdout.decode()
+
+
+#: What starts each SVG document that ``dot -Tsvg`` writes.
+_PROLOG = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>'
+#: The id of a document's top-level group: ``graph0`` alone, ``page0,1_graph0`` and so on after
+#: the first graph of a batch.
+_GRAPH_ID = re.compile(r'<g id="[^"]*" class="graph"')
+#: Graphs that a batch may draw differently: Graphviz 2.43 writes clusters in an order that
+#: depends on the graphs drawn before in the same process.
+_NOT_BATCHED = re.compile(r"\bsubgraph\b|\bcluster", re.I)
+
+
+def _draw_batch(program: str, dots: list[str]) -> list[str] | None:
+    """``dot -Tsvg`` of several sources in one process: each one's SVG document, the same bytes as
+    ``_draw`` gives for it alone, or None if dot failed on any of them (draw them one by one then).
+
+    One process per graph costs about 20 ms of start-up (Graphviz loads its plugins and fonts), more
+    than laying out a small graph. ``dot`` reads any number of graphs from its input and writes one
+    SVG document for each; they differ from a lone graph's only in the top-level group's id, which
+    is set back to ``graph0`` here. Sources with clusters are not batched (``_NOT_BATCHED``).
+    ``tests/test_figures.py`` compares batched and lone drawings of every diagram in the repository.
+    """
+    proc = _run_dot(program, "".join(dot if dot.endswith("\n") else dot + "\n" for dot in dots))
+    documents = proc.stdout.decode().split(_PROLOG)[1:]
+    if proc.returncode != 0 or len(documents) != len(dots):
+        return None
+    return [_GRAPH_ID.sub('<g id="graph0" class="graph"', _PROLOG + document, count=1) for document in documents]
+
+
 def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> str:
     """Draw DOT text as an SVG element for inlining in a page.
 
@@ -156,28 +225,11 @@ def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> 
         GraphvizError: ``dot`` is not installed, or rejected the source (its first error line).
     """
     program = _dot_program()
-    key = hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
+    key = _key(program, dot)
     if (key, prefix) in _SVG_SHOWN:
         return _SVG_SHOWN[key, prefix]
-    stored = Path(cache_dir) / f"{key}.svg" if cache_dir else None
-    if key not in _SVG_CACHE and stored is not None and stored.is_file():
-        text = stored.read_text(encoding="utf-8")
-        if text.rstrip().endswith("</svg>"):  # a half-written file is drawn again
-            _SVG_CACHE[key] = text
-    if key not in _SVG_CACHE:
-        try:
-            proc = subprocess.run([program, "-Tsvg"], input=dot.encode(), capture_output=True, check=False)
-        except OSError as exc:  # removed or broken since it was found
-            raise GraphvizError(f"could not run {program}: {exc.strerror}; {INSTALL_HINT}") from None
-        if proc.returncode != 0:
-            first = (proc.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[0]
-            raise GraphvizError(f"dot could not draw the graph: {first}")
-        _SVG_CACHE[key] = proc.stdout.decode()
-        if stored is not None:
-            stored.parent.mkdir(parents=True, exist_ok=True)
-            tmp = stored.with_name(f".{stored.name}.{os.getpid()}.tmp")
-            tmp.write_text(_SVG_CACHE[key], encoding="utf-8")
-            os.replace(tmp, stored)
+    if not _load(key, cache_dir):
+        _keep(key, _draw(program, dot), cache_dir)
     if key not in _SVG_CLEAN:
         svg = _SVG_CACHE[key]
         svg = svg[svg.index("<svg"):]
@@ -187,13 +239,31 @@ def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> 
     return _SVG_SHOWN[key, prefix]
 
 
-
 def render_many(dots: list[str], cache_dir: Path | None = None, jobs: int | None = None) -> None:
-    """Draw several DOT sources at once (one ``dot`` process per core) to fill the caches.
+    """Draw the DOT sources not drawn yet, to fill the caches that ``render_svg`` reads.
+
+    They are shared out among ``jobs`` (default: one per core) ``dot`` processes at once, each
+    drawing its share in one go (``_draw_batch``); sources with clusters, and the share of a
+    process that failed, are drawn one by one.
 
     Raises:
         GraphvizError: as ``render_svg``, for the first source that failed.
     """
-    todo = list(dict.fromkeys(dots))
-    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-        list(pool.map(lambda dot: render_svg(dot, cache_dir=cache_dir), todo))
+    program = _dot_program()
+    todo = [dot for dot in dict.fromkeys(dots) if not _load(_key(program, dot), cache_dir)]
+    alone = [dot for dot in todo if _NOT_BATCHED.search(dot)]
+    batched = [dot for dot in todo if not _NOT_BATCHED.search(dot)]
+    workers = max(1, jobs or os.cpu_count() or 1)
+    shares = [batched[i::workers] for i in range(workers) if batched[i::workers]]
+
+    def draw_share(share: list[str]) -> None:
+        documents = _draw_batch(program, share) if len(share) > 1 else None
+        if documents is None:
+            alone.extend(share)  # drawn one by one below, so that a failure names its own reason
+            return
+        for dot, svg in zip(share, documents):
+            _keep(_key(program, dot), svg, cache_dir)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(draw_share, shares))
+        list(pool.map(lambda dot: render_svg(dot, cache_dir=cache_dir), alone))

@@ -20,3 +20,30 @@ def test_dot_is_looked_up_again_after_forget_dot(monkeypatch, tmp_path):
     monkeypatch.undo()  # Graphviz "installed" again, under a server still running
     figures.forget_dot()
     assert "<svg" in figures.render_svg("digraph { c -> d }", "t", tmp_path)
+
+
+def _generated_sources() -> list[str]:
+    from .conftest import ROOT
+
+    sources = [path.read_text(encoding="utf-8") for path in sorted((ROOT / "diagrams").rglob("*.dot"))]
+    return [text for text in sources if figures.generated_by(text) and not figures._NOT_BATCHED.search(text)]
+
+
+def test_a_batch_draws_every_diagram_exactly_as_it_is_drawn_alone():
+    sources = _generated_sources()
+    assert len(sources) > 20
+    program = figures._dot_program()
+    alone = [figures._draw(program, dot) for dot in sources]
+    for order in (sources, sources[::-1], sources[1::2] + sources[::2]):
+        documents = figures._draw_batch(program, order)
+        assert documents is not None
+        assert documents == [alone[sources.index(dot)] for dot in order]
+
+
+def test_a_batch_with_a_broken_source_falls_back_to_naming_its_error(tmp_path):
+    figures.forget_dot()
+    good = "digraph { good_one -> good_two }"
+    with pytest.raises(figures.GraphvizError, match="dot could not draw the graph: .*syntax error"):
+        figures.render_many([good, "digraph { a -> }", "digraph { x -> y }"], cache_dir=tmp_path, jobs=1)
+    assert "good_one" in figures.render_svg(good, "t", tmp_path)  # drawn and cached all the same
+    assert len(list(tmp_path.glob("*.svg"))) == 2
