@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from . import claims, figures
@@ -56,8 +58,17 @@ class Session:
         self._ran = False
         self._sources = {}
 
-    def run(self, paths: list[str] | None = None) -> dict[str, RunResult]:
-        """Execute ``paths`` (default: every snippet under the folder) and keep their results."""
+    def run(self, paths: list[str] | None = None,
+            while_waiting: Callable[[], None] | None = None) -> dict[str, RunResult]:
+        """Execute ``paths`` (default: every snippet under the folder) and keep their results.
+
+        Args:
+            paths: snippet paths relative to the root.
+            while_waiting: if some snippet has to run (is not cached), this is called in a thread
+                of its own while the snippets run, and waited for before ``run`` returns: work
+                the caller would do later anyway can use the time spent waiting. It must not
+                raise (anything it raises is lost) and must not use this session.
+        """
         self._ran = self._ever_ran = True
         self.executed = []
         self._sources = {}
@@ -79,8 +90,16 @@ class Session:
                     found[path] = hit
         self.executed = [p for p in paths if p not in found]
         worker, self._worker = self._worker, None
-        fresh = run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=per_snippet,
-                             needs={p: self._needs(p) for p in self.executed}, worker=worker)
+        helper = None
+        if self.executed and while_waiting is not None:
+            helper = threading.Thread(target=while_waiting, name="docexec-while-waiting", daemon=True)
+            helper.start()
+        try:
+            fresh = run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=per_snippet,
+                                 needs={p: self._needs(p) for p in self.executed}, worker=worker)
+        finally:
+            if helper is not None:
+                helper.join()
         if self.cache is not None:
             for path, result in fresh.items():
                 self._check_claims(result)  # stored with the result: a warm build checks nothing again

@@ -137,3 +137,25 @@ def test_a_helper_loaded_from_its_file_path_is_still_a_dependency(tmp_path):
     session = rerun(tmp_path)
     assert session.executed == ["snippets/c/loads_by_path.py"]
     assert session.output("c/loads_by_path.py") == "2"
+
+
+def test_while_waiting_runs_alongside_the_snippets_only_when_some_must_run(repo):
+    import threading
+    import time
+
+    calls = []
+
+    def waiting():
+        calls.append(threading.current_thread() is not threading.main_thread())
+        time.sleep(0.3)
+        calls.append("done")  # run() returns only after this
+
+    assert rerun(repo).executed == []
+    session = Session(repo)
+    session.run(while_waiting=waiting)
+    assert session.executed == [] and calls == []  # all cached: nothing to wait for, nothing called
+    path = repo / "snippets/c/plain.py"
+    path.write_text(path.read_text().replace("plain", "edited"))
+    session.reset()
+    session.run(while_waiting=waiting)
+    assert session.executed == ["snippets/c/plain.py"] and calls == [True, "done"]

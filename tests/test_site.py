@@ -162,13 +162,27 @@ def test_the_search_index_has_each_figure_caption_but_not_its_drawing(site):
     assert only_drawn and not [label for label in only_drawn if label in text]
 
 
-def test_page_text_that_looks_like_a_set_aside_marker_stays_as_written():
+def _adapter():
     import importlib.util
-    from types import SimpleNamespace
 
     spec = importlib.util.spec_from_file_location("adapter_under_test", ROOT / "hooks/mkdocs_adapter.py")
     adapter = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(adapter)
+    return adapter
+
+
+def test_the_nbconvert_warm_up_converts_without_falling_back(caplog):
+    import logging
+
+    with caplog.at_level(logging.DEBUG, logger="mkdocs.plugins.docexec"):
+        _adapter()._warm_up_nbconvert()
+    assert "skipped" not in caplog.text
+
+
+def test_page_text_that_looks_like_a_set_aside_marker_stays_as_written():
+    from types import SimpleNamespace
+
+    adapter = _adapter()
     page = SimpleNamespace(file=SimpleNamespace(src_uri="x.md"))
     html = ('<p><!--docexec-svg-0--> <!--docexec-svg-3--></p>\n'
             '<figure class="docexec-figure">\n<svg id="a"><g/></svg>\n<figcaption>c</figcaption></figure>')
