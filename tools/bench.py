@@ -111,13 +111,18 @@ def measure(site: Path, plain: Path, repeat: int, edits: bool = True) -> list[di
 
 def ratios(rounds: list[dict[str, float]]) -> dict[str, float]:
     """Median over the rounds of each round's ratios (see the module's docstring)."""
-    each = {
+    each = each_round(rounds)
+    return {name: median(values) for name, values in each.items() if values}
+
+
+def each_round(rounds: list[dict[str, float]]) -> dict[str, list[float]]:
+    """Each round's ratios, by measure."""
+    return {
         "cold": [r["cold"] / (r["torch"] + r["no_exec_cold"]) for r in rounds],
         "warm": [r["warm"] / r["no_exec"] for r in rounds],
         "prose": [r["prose"] / r["no_exec"] for r in rounds if "prose" in r],
         "snippet": [r["snippet"] / r["no_exec"] for r in rounds if "snippet" in r],
     }
-    return {name: median(values) for name, values in each.items() if values}
 
 
 def seconds(rounds: list[dict[str, float]]) -> dict[str, float]:
@@ -167,16 +172,20 @@ def main() -> None:
         copy_site(base)
         copy_site(plain)
         small = measure(base, plain, args.repeat)
-        one, ratio = seconds(small), ratios(small)
+        one, ratio, rounds = seconds(small), ratios(small), each_round(small)
         print(f"seconds (medians): import torch {one['torch']:.2f}, build without execution {one['no_exec_cold']:.2f} "
               f"(empty caches) and {one['no_exec']:.2f} (warm), "
               f"cold {one['cold']:.2f}, warm {one['warm']:.2f}, after a prose edit {one['prose']:.2f}, "
               f"after a snippet edit {one['snippet']:.2f}")
-        print("ratios (median over the rounds of each round's ratio):")
-        print(f"cold / floor (import torch + build without execution): {ratio['cold']:.2f}   (target <= 1.30)")
-        print(f"warm / build without execution:                        {ratio['warm']:.2f}   (target <= 1.15)")
-        print(f"after a prose edit / build without execution:          {ratio['prose']:.2f}")
-        print(f"after a snippet edit / build without execution:        {ratio['snippet']:.2f}")
+        print("ratios (median over the rounds of each round's ratio; then each round's):")
+
+        def show(name: str) -> str:
+            return f"{ratio[name]:.2f}   (" + ", ".join(f"{value:.2f}" for value in rounds[name]) + ")"
+
+        print(f"cold / floor (import torch + build without execution): {show('cold')}   target <= 1.30")
+        print(f"warm / build without execution:                        {show('warm')}   target <= 1.15")
+        print(f"after a prose edit / build without execution:          {show('prose')}")
+        print(f"after a snippet edit / build without execution:        {show('snippet')}")
         if args.skip_scaling:
             return
         count_one = len(list((base / "snippets").rglob("*.py")))
@@ -194,17 +203,19 @@ def main() -> None:
         def own_each(r: dict[str, float]) -> float:  # ms per added snippet, shared over the cores
             return (r["own"] - one["own"]) / cores / added * 1000
 
-        cold_exec = median([((r["cold"] - r["no_exec_cold"]) - cold_extra) / added * 1000 - own_each(r) for r in large])
-        warm_exec = median([((r["warm"] - r["no_exec"]) - warm_extra) / added * 1000 for r in large])
+        cold_rounds = [((r["cold"] - r["no_exec_cold"]) - cold_extra) / added * 1000 - own_each(r) for r in large]
+        warm_rounds = [((r["warm"] - r["no_exec"]) - warm_extra) / added * 1000 for r in large]
+        cold_exec, warm_exec = median(cold_rounds), median(warm_rounds)
         cold_all = (many["cold"] - one["cold"]) / added * 1000 - own_each(many)
         warm_all = (many["warm"] - one["warm"]) / added * 1000
         print(f"scaling: {count_one} -> {count_big} snippets; cold {many['cold']:.2f} s, warm {many['warm']:.2f} s, "
               f"without execution {many['no_exec_cold']:.2f} s (empty caches) and {many['no_exec']:.2f} s (warm); "
               f"own run time per added snippet over {cores} cores {own_each(many):.1f} ms")
         print(f"added cold cost per snippet, beyond its own run time: {cold_exec:.1f} ms "
-              f"beyond the build without execution, {cold_all:.1f} ms in all   (target <= 20)")
-        print(f"added warm cost per snippet: {warm_exec:.1f} ms beyond the build without execution, "
-              f"{warm_all:.1f} ms in all   (target < 2)")
+              f"({', '.join(f'{v:.1f}' for v in cold_rounds)}) beyond the build without execution, "
+              f"{cold_all:.1f} ms in all   (target <= 20)")
+        print(f"added warm cost per snippet: {warm_exec:.1f} ms ({', '.join(f'{v:.1f}' for v in warm_rounds)}) "
+              f"beyond the build without execution, {warm_all:.1f} ms in all   (target < 2)")
 
 
 if __name__ == "__main__":
