@@ -90,6 +90,7 @@ def test_printed_include_lines_are_shown_not_expanded(repo):
     'printed --8<-- "ch/plain.py"\n;--8<-- escaped',
     "carriage\r\nreturns\rhere",
     "unicode: ∂y/∂x → 0x… ✓",
+    "control \x02characters\x03 \x1b[1mbold\x1b[0m \x00",
 ])
 def test_output_html_is_what_pygments_makes_of_the_text_fence(text):
     from docexec.markdown_ext import output_html, output_markdown
