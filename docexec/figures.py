@@ -182,7 +182,10 @@ def _draw(program: str, dot: str) -> str:
     if proc.returncode != 0:
         first = (proc.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[0]
         raise GraphvizError(f"dot could not draw the graph: {first}")
-    return proc.stdout.decode()
+    svg = proc.stdout.decode()
+    if svg.count("<svg") != 1:
+        raise GraphvizError(f"dot drew {svg.count('<svg')} graphs from one source; a figure is one graph")
+    return svg
 
 
 #: What starts each SVG document that ``dot -Tsvg`` writes.
@@ -190,9 +193,20 @@ _PROLOG = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>'
 #: The id of a document's top-level group: ``graph0`` alone, ``page0,1_graph0`` and so on after
 #: the first graph of a batch.
 _GRAPH_ID = re.compile(r'<g id="[^"]*" class="graph"')
-#: Graphs that a batch may draw differently: Graphviz 2.43 writes clusters in an order that
-#: depends on the graphs drawn before in the same process.
-_NOT_BATCHED = re.compile(r"\bsubgraph\b|\bcluster", re.I)
+#: What a batch may draw differently from a lone drawing: Graphviz 2.43 writes clusters in an
+#: order that depends on the graphs drawn before in the same process, and numbers gradient fills
+#: across them.
+_NOT_BATCHED = re.compile(r"\bsubgraph\b|cluster|gradient|radial|color\s*=\s*\"[^\"]*:", re.I)
+#: The opening line of a named graph, as ``docexec.graph.to_dot`` writes it.
+_GRAPH_LINE = re.compile(r"^(?:strict\s+)?(?:di)?graph\s+(\w+)\s*\{", re.I | re.M)
+_TITLE = re.compile(r"<!-- Title: (\S+) Pages: ")
+
+
+def _batchable(dot: str) -> str | None:
+    """The graph name if ``dot`` may go into a batch: exactly one named graph, nothing in
+    ``_NOT_BATCHED``; else None (it is drawn alone)."""
+    names = _GRAPH_LINE.findall(dot)
+    return names[0] if len(names) == 1 and not _NOT_BATCHED.search(dot) else None
 
 
 def _draw_batch(program: str, dots: list[str]) -> list[str] | None:
@@ -202,13 +216,17 @@ def _draw_batch(program: str, dots: list[str]) -> list[str] | None:
     One process per graph costs about 20 ms of start-up (Graphviz loads its plugins and fonts), more
     than laying out a small graph. ``dot`` reads any number of graphs from its input and writes one
     SVG document for each; they differ from a lone graph's only in the top-level group's id, which
-    is set back to ``graph0`` here. Sources with clusters are not batched (``_NOT_BATCHED``).
+    is set back to ``graph0`` here. Only sources that ``_batchable`` accepts are batched, and each
+    document must carry its source's graph name as its title.
     ``tests/test_figures.py`` compares batched and lone drawings of every diagram in the repository.
     """
     proc = _run_dot(program, "".join(dot if dot.endswith("\n") else dot + "\n" for dot in dots))
     documents = proc.stdout.decode().split(_PROLOG)[1:]
     if proc.returncode != 0 or len(documents) != len(dots):
         return None
+    titles = [_TITLE.search(document) for document in documents]
+    if [title.group(1) if title else None for title in titles] != [_batchable(dot) for dot in dots]:
+        return None  # a document that is not its source's: never stored under the wrong key
     return [_GRAPH_ID.sub('<g id="graph0" class="graph"', _PROLOG + document, count=1) for document in documents]
 
 
@@ -243,16 +261,17 @@ def render_many(dots: list[str], cache_dir: Path | None = None, jobs: int | None
     """Draw the DOT sources not drawn yet, to fill the caches that ``render_svg`` reads.
 
     They are shared out among ``jobs`` (default: one per core) ``dot`` processes at once, each
-    drawing its share in one go (``_draw_batch``); sources with clusters, and the share of a
-    process that failed, are drawn one by one.
+    drawing its share in one go (``_draw_batch``); sources that ``_batchable`` refuses (clusters,
+    gradients, not exactly one named graph), and the share of a process that failed, are drawn
+    one by one.
 
     Raises:
         GraphvizError: as ``render_svg``, for the first source that failed.
     """
     program = _dot_program()
     todo = [dot for dot in dict.fromkeys(dots) if not _load(_key(program, dot), cache_dir)]
-    alone = [dot for dot in todo if _NOT_BATCHED.search(dot)]
-    batched = [dot for dot in todo if not _NOT_BATCHED.search(dot)]
+    alone = [dot for dot in todo if _batchable(dot) is None]
+    batched = [dot for dot in todo if _batchable(dot) is not None]
     workers = max(1, jobs or os.cpu_count() or 1)
     shares = [batched[i::workers] for i in range(workers) if batched[i::workers]]
 

@@ -121,6 +121,7 @@ class Session:
             return
         if self._looked:  # looked already since the last run, and nothing had to run
             return
+        self._sources = {}  # a new build is starting (mkdocs serve): read the snippets as they are now
         for path in discover(self.root, self.folder):
             try:
                 key = self.cache.key(path, options(self.source(path)), self._bytes(path)) if self.cache else None

@@ -159,3 +159,19 @@ def test_while_waiting_runs_alongside_the_snippets_only_when_some_must_run(repo)
     session.reset()
     session.run(while_waiting=waiting)
     assert session.executed == ["snippets/c/plain.py"] and calls == [True, "done"]
+
+
+def test_prestart_of_a_rebuild_reads_the_snippets_as_they_are_now(repo):
+    """Under mkdocs serve, a rebuild's on_config (prestart) comes before its on_pre_build (reset)."""
+    session = Session(repo)
+    session.run()
+    assert session.executed == []
+    path = repo / "snippets/c/plain.py"
+    path.write_text(path.read_text().replace("plain", "edited"))
+    session.prestart()
+    try:
+        assert session._worker is not None  # the edit was seen: the worker started early
+    finally:
+        session.reset()
+        session.run()  # uses (and ends) that worker
+    assert session.executed == ["snippets/c/plain.py"]

@@ -26,7 +26,7 @@ def _generated_sources() -> list[str]:
     from .conftest import ROOT
 
     sources = [path.read_text(encoding="utf-8") for path in sorted((ROOT / "diagrams").rglob("*.dot"))]
-    return [text for text in sources if figures.generated_by(text) and not figures._NOT_BATCHED.search(text)]
+    return [text for text in sources if figures.generated_by(text) and figures._batchable(text)]
 
 
 def test_a_batch_draws_every_diagram_exactly_as_it_is_drawn_alone():
@@ -47,3 +47,17 @@ def test_a_batch_with_a_broken_source_falls_back_to_naming_its_error(tmp_path):
         figures.render_many([good, "digraph { a -> }", "digraph { x -> y }"], cache_dir=tmp_path, jobs=1)
     assert "good_one" in figures.render_svg(good, "t", tmp_path)  # drawn and cached all the same
     assert len(list(tmp_path.glob("*.svg"))) == 2
+
+
+def test_sources_a_batch_could_mix_up_are_drawn_alone(tmp_path):
+    figures.forget_dot()
+    two = "digraph A { two_first }\ndigraph B { two_second }"
+    comment_only = "// no graph at all\n"
+    gradient = 'digraph G { n [style=filled fillcolor="red:blue"] }'
+    assert [figures._batchable(d) for d in (two, comment_only, gradient, "digraph autograd { a }")] == \
+        [None, None, None, "autograd"]
+    with pytest.raises(figures.GraphvizError, match="dot drew [02] graphs from one source"):
+        figures.render_many(["digraph solo { solo }", two, comment_only], cache_dir=tmp_path, jobs=1)
+    program = figures._dot_program()
+    stored = tmp_path / f"{figures._key(program, comment_only)}.svg"
+    assert not stored.exists() or "two_second" not in stored.read_text()

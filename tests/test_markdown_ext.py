@@ -91,6 +91,8 @@ def test_printed_include_lines_are_shown_not_expanded(repo):
     "carriage\r\nreturns\rhere",
     "unicode: ∂y/∂x → 0x… ✓",
     "control \x02characters\x03 \x1b[1mbold\x1b[0m \x00",
+    "\ufeffstarts with a byte-order mark",
+    "\x02wzxhzdk:0\x03 looks like a stash placeholder",
 ])
 def test_output_html_is_what_pygments_makes_of_the_text_fence(text):
     from docexec.markdown_ext import output_html, output_markdown
