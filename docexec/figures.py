@@ -270,8 +270,9 @@ def render_many(dots: list[str], cache_dir: Path | None = None, jobs: int | None
     """
     program = _dot_program()
     todo = [dot for dot in dict.fromkeys(dots) if not _load(_key(program, dot), cache_dir)]
-    alone = [dot for dot in todo if _batchable(dot) is None]
-    batched = [dot for dot in todo if _batchable(dot) is not None]
+    names = {dot: _batchable(dot) for dot in todo}
+    alone = [dot for dot in todo if names[dot] is None]
+    batched = [dot for dot in todo if names[dot] is not None]
     workers = max(1, jobs or os.cpu_count() or 1)
     shares = [batched[i::workers] for i in range(workers) if batched[i::workers]]
 

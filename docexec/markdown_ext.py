@@ -211,8 +211,8 @@ def output_html(text: str) -> str:
     What those steps do to a ``text`` fence's content is done here in the same order: Python-Markdown
     drops the two control characters it marks stashed text with, turns line breaks into ``\\n``,
     expands tabs to its ``tab_length`` of 4 and empties lines of only blanks; Pygments' text lexer
-    drops a leading byte-order mark, strips leading and trailing newlines and ends the text with one; its HTML formatter escapes
-    ``&``, ``<`` and ``>``. ``tests/test_markdown_ext.py`` compares
+    drops a leading byte-order mark, strips leading and trailing newlines and ends the text with
+    one; its HTML formatter escapes ``&``, ``<`` and ``>``. ``tests/test_markdown_ext.py`` compares
     the result with what those libraries make of the fence.
     """
     text = text.replace("\x02", "").replace("\x03", "")  # Python-Markdown's own stash markers
