@@ -11,6 +11,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,6 +151,7 @@ def run_snippets(
     python: str | None = None,
     needs: dict[str, list[str]] | None = None,
     worker: subprocess.Popen | None = None,
+    on_result: Callable[[RunResult], None] | None = None,
 ) -> dict[str, RunResult]:
     """Execute snippets, each isolated in its own process, torch imported once for all of them.
 
@@ -167,6 +170,9 @@ def run_snippets(
             import runs in a sub-worker that imports them while the other snippets already run
             (see ``docexec.worker``).
         worker: a process from ``start_worker`` to use instead of starting one.
+        on_result: called with each ``RunResult`` as soon as the worker reports it, in this thread,
+            while the other snippets still run (work done there overlaps with theirs). If it
+            raises, the worker is stopped and the exception propagates.
 
     Returns:
         A dict from path to ``RunResult``, in the order of ``paths``.
@@ -194,12 +200,30 @@ def run_snippets(
                    for modules, members in sorted(groups.items(), key=lambda item: len(item[0]))],
     }
     proc = worker or start_worker(root, python)
-    stdout, stderr = proc.communicate(json.dumps(request))
     results: dict[str, RunResult] = {}
-    for line in stdout.splitlines():
-        if line.strip():
-            result = RunResult.from_worker(json.loads(line))
-            results[result.path] = result
+    stderr_parts: list[str] = []
+    # The worker reads the whole request before it writes a result, and writes each result as
+    # soon as its snippet ends; stdin and stderr get threads of their own so that no pipe can
+    # fill up and stall the other side (what ``communicate`` does, but line by line here).
+    feeders = [threading.Thread(target=_write_and_close, args=(proc.stdin, json.dumps(request)), daemon=True),
+               threading.Thread(target=lambda: stderr_parts.append(proc.stderr.read()), daemon=True)]
+    for thread in feeders:
+        thread.start()
+    try:
+        for line in proc.stdout:
+            if line.strip():
+                result = RunResult.from_worker(json.loads(line))
+                results[result.path] = result
+                if on_result is not None:
+                    on_result(result)
+    except BaseException:
+        proc.kill()  # the threads are daemons: not waited for, a snippet may hold the pipes a while
+        proc.wait()
+        raise
+    proc.wait()
+    for thread in feeders:
+        thread.join()
+    stderr = "".join(stderr_parts)
     missing = [p for p in paths if p not in results]
     if proc.returncode != 0 or missing:
         tail = stderr.strip().splitlines()[-5:]
@@ -208,3 +232,11 @@ def run_snippets(
             f"{', '.join(missing) or 'all snippets'}: " + " | ".join(tail)
         )
     return {p: results[p] for p in paths}
+
+
+def _write_and_close(pipe, text: str) -> None:
+    try:
+        pipe.write(text)
+        pipe.close()
+    except (BrokenPipeError, OSError, ValueError):  # the worker ended early: the missing results say so
+        pass

@@ -94,16 +94,18 @@ class Session:
         if self.executed and while_waiting is not None:
             helper = threading.Thread(target=while_waiting, name="docexec-while-waiting", daemon=True)
             helper.start()
+
+        def keep(result: RunResult) -> None:  # as each result comes in, while the others still run
+            if self.cache is not None:
+                self._check_claims(result)  # stored with the result: a warm build checks nothing again
+                self.cache.put(result, keys[result.path])
+
         try:
             fresh = run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=per_snippet,
-                                 needs={p: self._needs(p) for p in self.executed}, worker=worker)
+                                 needs={p: self._needs(p) for p in self.executed}, worker=worker, on_result=keep)
         finally:
             if helper is not None:
                 helper.join()
-        if self.cache is not None:
-            for path, result in fresh.items():
-                self._check_claims(result)  # stored with the result: a warm build checks nothing again
-                self.cache.put(result, keys[path])
         found.update(fresh)
         self.results.update({p: found[p] for p in paths})
         return self.results

@@ -175,3 +175,24 @@ def test_prestart_of_a_rebuild_reads_the_snippets_as_they_are_now(repo):
         session.reset()
         session.run()  # uses (and ends) that worker
     assert session.executed == ["snippets/c/plain.py"]
+
+
+def test_results_are_checked_and_kept_while_the_other_snippets_still_run(tmp_path):
+    """The slow snippet ends only once the quick one's entry is in the cache, claims checked."""
+    runs = tmp_path / cache.CACHE_DIR / "runs"
+    write_snippets(tmp_path, {
+        "snippets/q/quick.py": 'print("quick")  # quick\n',
+        "snippets/q/slow.py": f"""
+            import glob
+            import json
+            import time
+            deadline = time.monotonic() + 20
+            while not glob.glob({str(runs / "*.json")!r}) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            entries = [json.load(open(p)) for p in glob.glob({str(runs / "*.json")!r})]
+            print([(e["path"], e["result"]["claim_problems"]) for e in entries])  # [('snippets/q/quick.py', [])]
+            """,
+    })
+    session = Session(tmp_path, jobs=2)
+    session.run()
+    assert session.problems() == []

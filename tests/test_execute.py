@@ -296,3 +296,43 @@ def test_a_snippet_sees_no_trace_of_the_workers_preparation(tmp_path):
     result = session.results[paths[0]]
     assert result.ok, result.error_message
     assert result.output == fresh.stdout == "0\n200\n"
+
+
+def test_each_result_is_handed_out_while_the_other_snippets_still_run(tmp_path):
+    """``on_result`` gets a snippet's result as soon as it ends: here the slow snippet can only end
+    after the callback has seen the quick one's result (it waits for a file the callback writes)."""
+    go = tmp_path / "go"
+    paths = write_snippets(tmp_path, {
+        "snippets/s/quick.py": 'print("quick")  # quick\n',
+        "snippets/s/slow.py": f"""
+            import os
+            import time
+            deadline = time.monotonic() + 20
+            while not os.path.exists({str(go)!r}) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            print(os.path.exists({str(go)!r}))  # True
+            """,
+    })
+    seen = []
+
+    def on_result(result):
+        seen.append(result.path)
+        if result.path == "snippets/s/quick.py":
+            go.write_text("")
+
+    results = run_snippets(tmp_path, paths, jobs=2, on_result=on_result)
+    assert results["snippets/s/slow.py"].output == "True\n"
+    assert seen == ["snippets/s/quick.py", "snippets/s/slow.py"]
+
+
+def test_a_failing_result_callback_stops_the_worker(tmp_path):
+    paths = write_snippets(tmp_path, {
+        "snippets/s/a.py": 'print("a")  # a\n',
+        "snippets/s/b.py": "import time\ntime.sleep(5)\n",
+    })
+
+    def on_result(result):
+        raise RuntimeError(f"no room for {result.path}")
+
+    with pytest.raises(RuntimeError, match="no room for snippets/s/a.py"):
+        run_snippets(tmp_path, paths, jobs=2, on_result=on_result)
