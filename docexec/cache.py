@@ -112,9 +112,11 @@ class RunCache:
                 digests[dep] = _sha((self.root / dep).read_bytes())
             except OSError:
                 return  # a dependency vanished meanwhile: do not cache what cannot be checked later
-        fields = dataclasses.asdict(result)
-        fields.pop("cached", None)
-        fields.pop("deps", None)
+        # The same JSON as dataclasses.asdict would give, without its deep copy of every output chunk.
+        fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)
+                  if f.name not in ("cached", "deps")}
+        if result.claim_problems is not None:
+            fields["claim_problems"] = [dataclasses.asdict(problem) for problem in result.claim_problems]
         entry = {"format": FORMAT, "path": result.path, "deps": digests, "result": fields}
         self.folder.mkdir(parents=True, exist_ok=True)
         handle, temp = tempfile.mkstemp(dir=self.folder, prefix=".entry-", suffix=".tmp")

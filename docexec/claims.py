@@ -100,7 +100,8 @@ def find_print_sites(source: str) -> list[PrintSite]:
         key=lambda node: (node.lineno, node.col_offset),
     )
     # A print nested inside another print's arguments belongs to the outer one.
-    outer = [c for c in calls if not any(o is not c and _contains(o, c) for o in calls)]
+    nested = {id(node) for call in calls for node in ast.walk(call) if node is not call}
+    outer = [c for c in calls if id(c) not in nested]
     comments = _comments_by_line(source)
     sites: list[PrintSite] = []
     seen_end: dict[int, int] = {}
@@ -124,10 +125,6 @@ def find_print_sites(source: str) -> list[PrintSite]:
             number += 1
         sites.append(site)
     return sites
-
-
-def _contains(outer: ast.AST, inner: ast.AST) -> bool:
-    return any(node is inner for node in ast.walk(outer))
 
 
 def _comments_by_line(source: str) -> dict[int, tuple[int, str]]:

@@ -197,3 +197,13 @@ def test_print_under_another_name_is_a_problem():
     source = "p = print\np('x')\n"
     (problem,) = claims.check("s.py", source, [(2, "x\n")])
     assert problem.line == 2 and "under another name" in problem.message
+
+
+def test_a_print_inside_another_prints_arguments_belongs_to_the_outer_call():
+    source = src("""
+        print(print("inner"),
+              [print(i) for i in range(2)])  # None [None, None]
+        print("alone")  # alone
+        """)
+    sites = claims.find_print_sites(source)
+    assert [(s.line, s.end_line, s.claim) for s in sites] == [(1, 2, "None [None, None]"), (3, 3, "alone")]
