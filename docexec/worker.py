@@ -36,6 +36,7 @@ import json
 import linecache
 import os
 import random
+import select
 import signal
 import sys
 import tempfile
@@ -485,6 +486,7 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
     running: dict[int, tuple[str, str, float, str, str, float]] = {}
     scratch = tempfile.mkdtemp(prefix="docexec-")
     counter = 0
+    exits: dict[int, int | None] = {}  # pid of a running child -> a descriptor readable once it ends
     while pending or running or feeds:
         busy = False
         while pending and slots.take():
@@ -509,6 +511,7 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
                     os._exit(70)
             limit = float(options.get(display, {}).get("timeout", default_timeout))
             running[pid] = (display, events_path, time.monotonic(), raw_path, base, limit)
+            exits[pid] = _exit_fd(pid)
             if announce:
                 out.write(f"+{pid} {display}\n")
                 out.flush()
@@ -524,6 +527,9 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
                 timed_out = True
             _kill_group(pid)  # whatever the snippet started and left running
             del running[pid]
+            if exits.get(pid) is not None:
+                os.close(exits[pid])
+            exits.pop(pid, None)
             slots.give()
             if announce:
                 out.write(f"-{pid}\n")
@@ -544,8 +550,36 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
             _remove_tree(base)
         busy = _pass_on(feeds, out, versions, slots) or busy
         if not busy:
-            time.sleep(0.002)
+            _wait_for_work(running, exits, feeds, slots if pending else None)
     _remove_tree(scratch)
+
+
+def _exit_fd(pid: int) -> int | None:
+    """A descriptor that becomes readable when child ``pid`` ends (Linux 5.3+: ``os.pidfd_open``),
+    or None where there is none; the caller closes it."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def _wait_for_work(running: dict, exits: dict, feeds: dict, slots: _Slots | None) -> None:
+    """Sleep until a child ends, a sub-worker writes, a slot is free (if ``slots`` is given) or the
+    next timeout is due, whichever comes first. Where a child has no exit descriptor, wakes up
+    every 2 ms to look, as a poll."""
+    watched = [fd for fd in exits.values() if fd is not None] + list(feeds)
+    if slots is not None:
+        watched.append(slots.read_fd)
+    if any(exits.get(pid) is None for pid in running):
+        wait = 0.002
+    else:
+        now = time.monotonic()
+        due = [started + limit - now for _, _, started, _, _, limit in running.values()]
+        wait = min([1.0] + due)
+    try:
+        select.select(watched, [], [], max(0.0, wait) + 0.001)
+    except (OSError, ValueError):
+        time.sleep(0.002)
 
 
 def _pass_on(feeds: dict, out, versions: dict, slots: _Slots) -> bool:

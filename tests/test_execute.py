@@ -336,3 +336,30 @@ def test_a_failing_result_callback_stops_the_worker(tmp_path):
 
     with pytest.raises(RuntimeError, match="no room for snippets/s/a.py"):
         run_snippets(tmp_path, paths, jobs=2, on_result=on_result)
+
+
+def test_the_worker_wakes_when_a_child_ends_not_at_its_next_look():
+    """``_wait_for_work`` returns once a running child has ended (its pidfd), well before the
+    one-second cap it would otherwise sleep when no timeout is near."""
+    import os
+    import time
+
+    from docexec import worker
+
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(0.05)
+        os._exit(0)
+    exits = {pid: worker._exit_fd(pid)}
+    if exits[pid] is None:
+        os.waitpid(pid, 0)
+        pytest.skip("no os.pidfd_open here: the worker looks every 2 ms instead")
+    running = {pid: ("s.py", "", time.monotonic(), "", "", 30.0)}
+    started = time.monotonic()
+    try:
+        worker._wait_for_work(running, exits, {}, None)
+        elapsed = time.monotonic() - started
+        assert os.waitpid(pid, os.WNOHANG)[0] == pid  # it woke because the child had ended
+    finally:
+        os.close(exits[pid])
+    assert elapsed < 0.9
