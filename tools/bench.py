@@ -2,8 +2,9 @@
 
 Every figure comes from whole commands, each in a fresh process, run on the same machine in a
 temporary copy of the site (nothing here touches the repository). The builds are made in rounds:
-each round makes every kind of build once, one right after the other, and each ratio is computed
-within a round; the figure printed is the median over the rounds. A shared virtual machine can
+each round makes every kind of build, one right after the other (warm builds several times, in
+A B B A order; see ``measure``), and each ratio is computed within a round; the figure printed
+is the median over the rounds. A shared virtual machine can
 change speed by a third from one minute to the next; within a round both sides of a ratio see
 about the same machine. Builds without execution use a second copy of the site, with caches of
 its own.
@@ -22,7 +23,7 @@ its own.
   drawing its figure and showing its output add. The own run time (the `exec` of the snippet's
   code, from the run results) is shared over the cores and taken off the cold figure.
 
-Usage: python tools/bench.py [--repeat N] [--skip-scaling]
+Usage: python tools/bench.py [--repeat N] [--warm-groups N] [--skip-scaling]
 """
 
 from __future__ import annotations
@@ -76,27 +77,35 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def measure(site: Path, plain: Path, repeat: int, edits: bool = True) -> list[dict[str, float]]:
+def measure(site: Path, plain: Path, repeat: int, edits: bool = True, warm_groups: int = 1) -> list[dict[str, float]]:
     """Seconds of each kind of build, one dict per round.
 
     ``site`` is built with execution and ``plain``, a copy of it, without: each keeps its own caches,
     so that neither evicts the other's (mkdocs-jupyter drops cache entries a build did not use).
     The builds being compared run one after the other within each round, so that a change in the
     machine's speed between rounds (common on a shared virtual machine) affects both sides of a
-    ratio alike.
+    ratio alike; every other round runs them in the opposite order, so that a steady drift does
+    not always favour the same side. The warm builds are made in ``warm_groups`` groups of four,
+    A B B A (with execution, without, without, with; the other way round in every other round),
+    and each side's time in the round is its mean: a linear drift within a group cancels out.
     """
     page = sorted((site / "docs").glob("[0-9][0-9]-*.md"))[0]
     snippet = sorted((site / "snippets").rglob("*.py"))[0]
     rounds = []
     for number in range(repeat):
+        flip = number % 2 == 1
         times = {"torch": timed([sys.executable, "-c", "import torch"], site)}
         clear_cache(plain)
-        times["no_exec_cold"] = build(plain, execute=False)  # the same pages, notebooks without outputs
         clear_cache(site)
-        times["cold"] = build(site)
+        for kind in (["cold", "no_exec_cold"] if flip else ["no_exec_cold", "cold"]):
+            # no_exec_cold: the same pages, notebooks without outputs
+            times[kind] = build(site) if kind == "cold" else build(plain, execute=False)
         times["own"] = run_seconds(site)  # not a build: the snippets' own run time, summed
-        times["no_exec"] = build(plain, execute=False)
-        times["warm"] = build(site)
+        warm, no_exec = [], []
+        for _ in range(warm_groups):
+            for kind in ("BAAB" if flip else "ABBA"):
+                (warm if kind == "A" else no_exec).append(build(site) if kind == "A" else build(plain, execute=False))
+        times["warm"], times["no_exec"] = statistics.fmean(warm), statistics.fmean(no_exec)
         if edits:
             with open(page, "a", encoding="utf-8") as handle:
                 handle.write(f"\nAn edited sentence, number {number}.\n")
@@ -162,6 +171,8 @@ def scaled_copy(site: Path, target: Path, factor: int) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="rounds (the median over them is reported)")
+    parser.add_argument("--warm-groups", type=int, default=2,
+                        help="groups of four warm builds (A B B A) per round; each side's mean is used")
     parser.add_argument("--skip-scaling", action="store_true", help="leave out the 10x site")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
@@ -171,7 +182,7 @@ def main() -> None:
         base, plain = Path(temp) / "site", Path(temp) / "plain"
         copy_site(base)
         copy_site(plain)
-        small = measure(base, plain, args.repeat)
+        small = measure(base, plain, args.repeat, warm_groups=args.warm_groups)
         one, ratio, rounds = seconds(small), ratios(small), each_round(small)
         print(f"seconds (medians): import torch {one['torch']:.2f}, build without execution {one['no_exec_cold']:.2f} "
               f"(empty caches) and {one['no_exec']:.2f} (warm), "
@@ -192,7 +203,7 @@ def main() -> None:
         big, big_plain = Path(temp) / "big", Path(temp) / "big-plain"
         count_big = scaled_copy(base, big, 10)
         shutil.copytree(big, big_plain, ignore=shutil.ignore_patterns(".cache"))
-        large = measure(big, big_plain, args.repeat, edits=False)
+        large = measure(big, big_plain, args.repeat, edits=False, warm_groups=args.warm_groups)
         many = seconds(large)
         added = count_big - count_one
         # The small site's side of each difference is its median: spread over the added snippets,
