@@ -13,7 +13,10 @@ re-runs exactly the snippets that imported it. An entry that cannot be read or d
 expected shape (a half-written file, a crash mid-write, a hand edit) is ignored and the snippet runs
 again; entries are written atomically (a temporary file, then a rename).
 
-Runs that timed out or crashed are never cached: they may depend on the machine's load.
+Only runs that ended without an error are cached. A timeout or a crash may depend on the machine's
+load; an exception may come from a helper module whose import failed, and a module that failed to
+import is not among the recorded imports, so fixing it would not make such an entry stale. A run
+that failed fails the build anyway: running it again costs a passing build nothing.
 """
 
 from __future__ import annotations
@@ -102,9 +105,10 @@ class RunCache:
     def put(self, result: RunResult, key: str) -> None:
         """Store ``result`` under ``key`` (computed before the run) with digests of its imported files.
 
-        Results that timed out or crashed are not stored.
+        Results of runs that failed (an exception, a timeout, a crash) are not stored (see the
+        module's docstring).
         """
-        if result.error_type in ("Timeout", "Crash"):
+        if not result.ok:
             return
         digests = {}
         for dep in sorted(set(result.deps)):

@@ -196,3 +196,23 @@ def test_results_are_checked_and_kept_while_the_other_snippets_still_run(tmp_pat
     session = Session(tmp_path, jobs=2)
     session.run()
     assert session.problems() == []
+
+
+def test_a_run_that_failed_in_a_helper_import_runs_again_once_the_helper_is_fixed(tmp_path):
+    """A module whose import raised is not in sys.modules when the run ends, so it cannot be
+    recorded as a dependency; such a failure must not be served from the cache after the fix."""
+    write_snippets(tmp_path, {
+        "snippets/h/_broken.py": "VALUE = undefined_name\n",
+        "snippets/h/uses_broken.py": """
+            from _broken import VALUE
+            print(VALUE)  # 7
+            """,
+    })
+    first = Session(tmp_path)
+    first.run()
+    assert first.results["snippets/h/uses_broken.py"].error_type == "NameError"
+    (tmp_path / "snippets/h/_broken.py").write_text("VALUE = 7\n")
+    second = Session(tmp_path)
+    second.run()
+    assert second.executed == ["snippets/h/uses_broken.py"]
+    assert second.problems() == []
