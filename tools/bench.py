@@ -15,12 +15,12 @@ its own.
 * warm    = a build with nothing changed                     -> warm / no-exec build  (target <= 1.15)
 * prose   = a build after editing a page's prose             -> prose / no-exec build
 * snippet = a build after editing one snippet                -> snippet / no-exec build
-* scaling: a generated site with 10 times the snippets (each chapter copied 9 times, with its
-  snippets); the added cost per added snippet in ms, cold and warm (targets: cold <= 20 ms beyond
-  the snippet's own run time; warm < 2 ms). Each is given twice: the whole build's added time,
-  which includes rendering the 9 copies of every page and notebook, and the added time beyond
-  the same site's build without execution, i.e. what running a snippet, checking its claims,
-  drawing its figure and showing its output add. The own run time (the `exec` of the snippet's
+* scaling: a generated site with 10 times the snippets on the same pages (each chapter page
+  holds its text 10 times, each copy with copies of its snippets; see ``scaled_copy``); the added
+  cost per added snippet in ms, cold and warm (targets: cold <= 20 ms beyond the snippet's own run
+  time; warm < 2 ms). Each is given twice: the whole build's added time, which includes rendering
+  the copied text, and the added time beyond the same site's build without execution, i.e. what
+  running a snippet, checking its claims, drawing its figure and showing its output add. The own run time (the `exec` of the snippet's
   code, from the run results) is shared over the cores and taken off the cold figure.
 
 Usage: python tools/bench.py [--repeat N] [--warm-groups N] [--skip-scaling]
@@ -148,22 +148,26 @@ def run_seconds(site: Path) -> float:
 
 
 def scaled_copy(site: Path, target: Path, factor: int) -> int:
-    """A site with ``factor`` copies of every chapter and its snippets; returns the snippet count."""
+    """A site with ``factor`` times the snippets, on the same pages; returns the snippet count.
+
+    Each chapter page gets ``factor - 1`` copies of its text appended, each copy including copies
+    of the chapter's snippets (``snippets/<chapter>-<n>/``) and titled as a section of its own.
+    The pages, the navigation and the chapter notebooks stay as many as before, so what grows is
+    what grows with each snippet (its run, claims, figure, output block, notebook cells and search
+    text), not what each page costs.
+    """
     copy_site(target)
-    config = (target / "mkdocs.yml").read_text(encoding="utf-8")
-    (target / "mkdocs.yml").write_text(config.split("\nnav:")[0] + "\n", encoding="utf-8")  # automatic nav
-    for copy in range(1, factor):
-        for page in sorted((site / "docs").glob("[0-9][0-9]-*.md")):
-            text = page.read_text(encoding="utf-8")
-            for chapter in {m for m in re.findall(r'--8<-- "([\w-]+)/', text)}:
+    for page in sorted((target / "docs").glob("[0-9][0-9]-*.md")):
+        text = page.read_text(encoding="utf-8")
+        copies = []
+        for copy in range(1, factor):
+            body = text
+            for chapter in sorted(set(re.findall(r'--8<-- "([\w-]+)/', text))):
                 shutil.copytree(site / "snippets" / chapter, target / "snippets" / f"{chapter}-{copy}",
                                 dirs_exist_ok=True)
-                text = text.replace(f'--8<-- "{chapter}/', f'--8<-- "{chapter}-{copy}/')
-            text = re.sub(r"\]\((?!https?:)[^)]*\.md(#[^)]*)?\)", "]", text)  # no links between copies
-            # A title of its own: every copy's notebook differs, as a real chapter's would, so that
-            # mkdocs-jupyter's cache (keyed on the notebook's bytes) cannot serve one copy for another.
-            text = re.sub(r"^# (.+)$", rf"# \1 (copy {copy})", text, count=1, flags=re.M)
-            (target / "docs" / f"{page.stem}-{copy}.md").write_text(text, encoding="utf-8")
+                body = body.replace(f'--8<-- "{chapter}/', f'--8<-- "{chapter}-{copy}/')
+            copies.append(re.sub(r"^# (.+)$", rf"## \1 (copy {copy})", body, count=1, flags=re.M))
+        page.write_text("\n\n".join([text.rstrip("\n")] + copies) + "\n", encoding="utf-8")
     subprocess.run([sys.executable, "-m", "docexec", "fix"], cwd=target, env=ENV, capture_output=True, check=True)
     return len(list((target / "snippets").rglob("*.py")))
 
