@@ -27,6 +27,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -127,3 +128,34 @@ class RunCache:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             json.dump(entry, out)
         os.replace(temp, self.folder / f"{key}.json")
+
+    def prune(self, keep: set[str], stale_after: float = 600.0) -> int:
+        """Remove every entry whose key is not in ``keep`` (entries of snippets, helpers or versions
+        as they no longer are), and temporary files older than ``stale_after`` seconds (left by a
+        process that died mid-write; younger ones may still be being written).
+
+        Args:
+            keep: the keys to keep (``key()``), normally those of every snippet of a full run.
+            stale_after: age in seconds after which a temporary file is removed.
+
+        Returns:
+            How many files were removed. A file removed meanwhile by another process is skipped.
+        """
+        removed = 0
+        now = time.time()
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return 0
+        for name in names:
+            path = self.folder / name
+            try:
+                if name.endswith(".json") and name[: -len(".json")] not in keep:
+                    path.unlink()
+                    removed += 1
+                elif name.startswith(".entry-") and name.endswith(".tmp") and now - path.stat().st_mtime > stale_after:
+                    path.unlink()
+                    removed += 1
+            except OSError:
+                continue
+        return removed

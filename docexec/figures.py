@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -287,3 +288,35 @@ def render_many(dots: list[str], cache_dir: Path | None = None, jobs: int | None
     with ThreadPoolExecutor(max_workers=workers) as pool:
         list(pool.map(draw_share, shares))
         list(pool.map(lambda dot: render_svg(dot, cache_dir=cache_dir), alone))
+
+
+def prune(cache_dir: Path, dots: list[str], stale_after: float = 600.0) -> int:
+    """Remove the drawings in ``cache_dir`` that none of ``dots`` (DOT sources) uses, and temporary
+    files older than ``stale_after`` seconds (left by a process that died mid-write).
+
+    Returns:
+        How many files were removed; a file removed meanwhile by another process is skipped.
+
+    Raises:
+        GraphvizError: ``dot`` is not on PATH (the keys depend on which ``dot`` draws).
+    """
+    program = _dot_program()
+    keep = {f"{_key(program, dot)}.svg" for dot in dots}
+    removed = 0
+    now = time.time()
+    try:
+        names = os.listdir(cache_dir)
+    except OSError:
+        return 0
+    for name in names:
+        path = Path(cache_dir) / name
+        try:
+            if name.endswith(".svg") and name not in keep:
+                path.unlink()
+                removed += 1
+            elif name.endswith(".tmp") and now - path.stat().st_mtime > stale_after:
+                path.unlink()
+                removed += 1
+        except OSError:
+            continue
+    return removed

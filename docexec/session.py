@@ -62,6 +62,9 @@ class Session:
             while_waiting: Callable[[], None] | None = None) -> dict[str, RunResult]:
         """Execute ``paths`` (default: every snippet under the folder) and keep their results.
 
+        A run of every snippet (``paths`` None) also removes the cache entries it did not use
+        (``RunCache.prune``), so that the cache does not grow with every edit.
+
         Args:
             paths: snippet paths relative to the root.
             while_waiting: if some snippet has to run (is not cached), this is called in a thread
@@ -75,6 +78,7 @@ class Session:
         self._looked = False
         if not self.execute:
             return self.results
+        every = paths is None  # a full run: its keys are all the cache needs to keep
         paths = discover(self.root, self.folder) if paths is None else paths
         per_snippet, found, keys = {}, {}, {}
         for path in paths:
@@ -106,6 +110,8 @@ class Session:
         finally:
             if helper is not None:
                 helper.join()
+        if every and self.cache is not None:
+            self.cache.prune(set(keys.values()))
         found.update(fresh)
         self.results.update({p: found[p] for p in paths})
         return self.results

@@ -88,8 +88,10 @@ def on_pre_build(config):
             f"{len(first)} file(s) failed ({len(problems)} problem(s) in all); the first problem of each:\n"
             f"{summary}\nFix the snippet, or run `make fix` if only its claimed output or its diagram is out of date."
         )
+    dots = list(session.graphs().values())
     try:
-        figures.render_many(list(session.graphs().values()), cache_dir=session.root / figures.SVG_CACHE)
+        figures.render_many(dots, cache_dir=session.root / figures.SVG_CACHE)
+        figures.prune(session.root / figures.SVG_CACHE, dots)  # drawings no page of this build shows
     except figures.GraphvizError as error:
         raise Abort(str(error)) from None
 

@@ -216,3 +216,21 @@ def test_a_run_that_failed_in_a_helper_import_runs_again_once_the_helper_is_fixe
     second.run()
     assert second.executed == ["snippets/h/uses_broken.py"]
     assert second.problems() == []
+
+
+def test_a_full_run_drops_the_entries_it_did_not_use_and_a_partial_run_drops_none(repo):
+    runs = repo / cache.CACHE_DIR / "runs"
+    before = {p.name for p in runs.glob("*.json")}
+    assert len(before) == 2
+    old_tmp, young_tmp = runs / ".entry-old.tmp", runs / ".entry-young.tmp"
+    old_tmp.write_text("{")
+    young_tmp.write_text("{")
+    os.utime(old_tmp, (0, 0))  # left by a process that died long ago
+    path = repo / "snippets/c/plain.py"
+    path.write_text(path.read_text().replace("plain", "edited"))
+    Session(repo).run(["snippets/c/plain.py"])  # one snippet only: nothing is dropped
+    assert len({p.name for p in runs.glob("*.json")}) == 3
+    assert rerun(repo).executed == []
+    after = {p.name for p in runs.glob("*.json")}
+    assert len(after) == 2 and len(after & before) == 1  # the old entry of plain.py is gone
+    assert young_tmp.exists() and not old_tmp.exists()

@@ -61,3 +61,20 @@ def test_sources_a_batch_could_mix_up_are_drawn_alone(tmp_path):
     program = figures._dot_program()
     stored = tmp_path / f"{figures._key(program, comment_only)}.svg"
     assert not stored.exists() or "two_second" not in stored.read_text()
+
+
+def test_prune_keeps_the_drawings_in_use_and_removes_the_others(tmp_path):
+    import os
+
+    # sources no other test draws: a drawing kept in memory would not be written to this folder
+    used, unused = (f'digraph {{ "{tmp_path}" -> {name} }}' for name in ("used", "unused"))
+    figures.render_many([used, unused], cache_dir=tmp_path)
+    assert len(list(tmp_path.glob("*.svg"))) == 2
+    old_tmp, young_tmp = tmp_path / ".x.svg.1.2.tmp", tmp_path / ".y.svg.1.2.tmp"
+    old_tmp.write_text("<svg")
+    young_tmp.write_text("<svg")
+    os.utime(old_tmp, (0, 0))  # left by a process that died long ago
+    assert figures.prune(tmp_path, [used]) == 2
+    (kept,) = tmp_path.glob("*.svg")
+    assert kept.name == f"{figures._key(figures._dot_program(), used)}.svg"
+    assert young_tmp.exists() and not old_tmp.exists()
