@@ -97,6 +97,12 @@ def _dot_files(root: Path) -> dict[str, str]:
             for path in sorted((Path(root) / DIAGRAMS_DIR).rglob("*.dot"))}
 
 
+def hand_drawn(root: Path) -> list[str]:
+    """The DOT text of every diagram under ``root/diagrams/`` written by hand (no ``// Generated
+    from`` first line): what a page may show through an image line (``docexec.markdown_ext``)."""
+    return [text for text in _dot_files(root).values() if not generated_by(text)]
+
+
 def sync(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str = "snippets") -> list[str]:
     """Write every missing or stale generated DOT file and delete orphans; return what changed.
 

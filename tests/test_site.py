@@ -245,3 +245,22 @@ def test_pages_load_nothing_from_other_hosts(site):
             if re.search(r'(?:src|href)="(?:https?:)?//', tag):
                 external.append(f"{page.relative_to(site)}: {tag}")
     assert external == []
+
+
+def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_show(site, tmp_path):
+    """Each build drops the drawings it did not use (figures.prune); the hand-drawn diagrams that
+    pages embed count as used, so a rebuild finds every drawing in place (not written again)."""
+    from docexec import figures
+    from docexec.session import Session
+
+    svg_dir = ROOT / figures.SVG_CACHE
+    before = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in svg_dir.glob("*.svg")}
+    proc = mkdocs_build(ROOT, tmp_path / "again")
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    after = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in svg_dir.glob("*.svg")}
+    assert after == before
+    session = Session(ROOT)
+    session.run()
+    program = figures._dot_program()
+    shown = list(session.graphs().values()) + figures.hand_drawn(ROOT)
+    assert set(after) == {f"{figures._key(program, dot)}.svg" for dot in shown}
