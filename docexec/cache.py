@@ -25,6 +25,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -129,13 +130,16 @@ class RunCache:
             json.dump(entry, out)
         os.replace(temp, self.folder / f"{key}.json")
 
-    def prune(self, keep: set[str], stale_after: float = 600.0) -> int:
-        """Remove every entry whose key is not in ``keep`` (entries of snippets, helpers or versions
-        as they no longer are), and temporary files older than ``stale_after`` seconds (left by a
-        process that died mid-write; younger ones may still be being written).
+    def prune(self, keep: set[str], folder: str, stale_after: float = 600.0) -> int:
+        """Remove every entry of a snippet under ``folder`` whose key is not in ``keep`` (entries of
+        snippets, helpers or versions as they no longer are), every entry that cannot be read, and
+        temporary files older than ``stale_after`` seconds (left by a process that died mid-write;
+        younger ones may still be being written). Entries of snippets in other folders (another
+        session on the same root, such as the tests' fixtures) are left alone.
 
         Args:
             keep: the keys to keep (``key()``), normally those of every snippet of a full run.
+            folder: the snippets folder of that run, relative to the root (``snippets``).
             stale_after: age in seconds after which a temporary file is removed.
 
         Returns:
@@ -151,11 +155,27 @@ class RunCache:
             path = self.folder / name
             try:
                 if name.endswith(".json") and name[: -len(".json")] not in keep:
-                    path.unlink()
-                    removed += 1
+                    owner = _entry_path(path)
+                    if owner is None or owner.startswith(f"{folder.rstrip('/')}/"):
+                        path.unlink()
+                        removed += 1
                 elif name.startswith(".entry-") and name.endswith(".tmp") and now - path.stat().st_mtime > stale_after:
                     path.unlink()
                     removed += 1
             except OSError:
                 continue
         return removed
+
+
+_PATH_FIELD = re.compile(rb'"path": ("(?:[^"\\]|\\.)*")')
+
+
+def _entry_path(entry: Path) -> str | None:
+    """The snippet path an entry file was written for (``put`` writes it near the start), or None
+    when the file cannot be read as an entry."""
+    try:
+        with open(entry, "rb") as handle:
+            match = _PATH_FIELD.search(handle.read(4096))
+        return json.loads(match.group(1)) if match else json.loads(entry.read_text(encoding="utf-8"))["path"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

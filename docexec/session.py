@@ -111,7 +111,7 @@ class Session:
             if helper is not None:
                 helper.join()
         if every and self.cache is not None:
-            self.cache.prune(set(keys.values()))
+            self.cache.prune(set(keys.values()), self.folder)
         found.update(fresh)
         self.results.update({p: found[p] for p in paths})
         return self.results

@@ -91,8 +91,9 @@ def on_pre_build(config):
     dots = list(session.graphs().values())
     try:
         figures.render_many(dots, cache_dir=session.root / figures.SVG_CACHE)
-        # drawings no page of this build shows: neither a run's graph nor a hand-drawn diagram
-        figures.prune(session.root / figures.SVG_CACHE, dots + figures.hand_drawn(session.root))
+        if session.execute:  # without execution no graph is known: every drawing would look unused
+            # drawings no page of this build shows: neither a run's graph nor a hand-drawn diagram
+            figures.prune(session.root / figures.SVG_CACHE, dots + figures.hand_drawn(session.root))
     except figures.GraphvizError as error:
         raise Abort(str(error)) from None
 

@@ -234,3 +234,14 @@ def test_a_full_run_drops_the_entries_it_did_not_use_and_a_partial_run_drops_non
     after = {p.name for p in runs.glob("*.json")}
     assert len(after) == 2 and len(after & before) == 1  # the old entry of plain.py is gone
     assert young_tmp.exists() and not old_tmp.exists()
+
+
+def test_a_full_run_of_another_folder_drops_none_of_this_folders_entries(repo):
+    """Sessions of two folders share the root's cache (the tests' fixtures and the site's snippets)."""
+    runs = repo / cache.CACHE_DIR / "runs"
+    before = {p.name for p in runs.glob("*.json")}
+    write_snippets(repo, {"other/o/x.py": 'print("x")  # x\n'})
+    Session(repo, "other").run()
+    after = {p.name for p in runs.glob("*.json")}
+    assert before < after and len(after) == len(before) + 1
+    assert rerun(repo).executed == []

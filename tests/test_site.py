@@ -264,3 +264,17 @@ def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_s
     program = figures._dot_program()
     shown = list(session.graphs().values()) + figures.hand_drawn(ROOT)
     assert set(after) == {f"{figures._key(program, dot)}.svg" for dot in shown}
+
+
+def test_a_build_without_execution_drops_no_drawing(site, tmp_path):
+    """With execution off no graph is known, so no drawing may be taken for unused."""
+    from docexec import figures
+
+    svg_dir = ROOT / figures.SVG_CACHE
+    before = sorted(p.name for p in svg_dir.glob("*.svg"))
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DOCEXEC_EXECUTE="0")
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "plain")],
+                          capture_output=True, text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert sorted(p.name for p in svg_dir.glob("*.svg")) == before and len(before) > 40
+
