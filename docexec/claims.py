@@ -178,17 +178,20 @@ def printed_lines(sites: list[PrintSite], prints: list[tuple[int, str]]) -> dict
         For each site's first line: the output lines of all its calls, addresses normalized and
         trailing whitespace removed; None when that print never ran.
     """
-    text: dict[int, str] = {}
+    chunks: dict[int, list[str]] = {}
+    site_of: dict[int, PrintSite | None] = {}  # a loop's print records the same line many times
     for line, chunk in prints:
-        site = site_for_line(sites, line)
+        if line not in site_of:
+            site_of[line] = site_for_line(sites, line)
+        site = site_of[line]
         if site is not None:
-            text[site.line] = text.get(site.line, "") + chunk
+            chunks.setdefault(site.line, []).append(chunk)
     out: dict[int, list[str] | None] = {}
     for site in sites:
-        if site.line not in text:
+        if site.line not in chunks:
             out[site.line] = None
             continue
-        body = normalize(text[site.line])
+        body = normalize("".join(chunks[site.line]))
         if body.endswith("\n"):
             body = body[:-1]
         out[site.line] = [line.rstrip() for line in split_lines(body + "\n")] if body else [""]
