@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -202,23 +204,32 @@ def run_snippets(
     proc = worker or start_worker(root, python)
     results: dict[str, RunResult] = {}
     stderr_parts: list[str] = []
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read_results() -> None:
+        try:
+            for line in proc.stdout:
+                lines.put(line)
+        finally:
+            lines.put(None)
+
     # The worker reads the whole request before it writes a result, and writes each result as
-    # soon as its snippet ends; stdin and stderr get threads of their own so that no pipe can
-    # fill up and stall the other side (what ``communicate`` does, but line by line here).
+    # soon as its snippet ends. Each pipe has a thread of its own, so that none can fill up: a
+    # worker blocked on a full pipe would stop enforcing timeouts while ``on_result`` works.
     feeders = [threading.Thread(target=_write_and_close, args=(proc.stdin, json.dumps(request)), daemon=True),
-               threading.Thread(target=lambda: stderr_parts.append(proc.stderr.read()), daemon=True)]
+               threading.Thread(target=lambda: stderr_parts.append(proc.stderr.read()), daemon=True),
+               threading.Thread(target=read_results, daemon=True)]
     for thread in feeders:
         thread.start()
     try:
-        for line in proc.stdout:
+        while (line := lines.get()) is not None:
             if line.strip():
                 result = RunResult.from_worker(json.loads(line))
                 results[result.path] = result
                 if on_result is not None:
                     on_result(result)
     except BaseException:
-        proc.kill()  # the threads are daemons: not waited for, a snippet may hold the pipes a while
-        proc.wait()
+        _stop(proc)  # the threads are daemons: not waited for, a snippet may hold the pipes a while
         raise
     proc.wait()
     for thread in feeders:
@@ -232,6 +243,17 @@ def run_snippets(
             f"{', '.join(missing) or 'all snippets'}: " + " | ".join(tail)
         )
     return {p: results[p] for p in paths}
+
+
+def _stop(proc: subprocess.Popen, grace: float = 5.0) -> None:
+    """End the worker: SIGTERM first, on which it stops its snippets and sub-workers
+    (``docexec.worker._stop_everything``), then SIGKILL if it has not ended after ``grace`` seconds."""
+    try:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def _write_and_close(pipe, text: str) -> None:

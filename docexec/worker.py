@@ -193,6 +193,7 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     compiled into the code, so tracebacks and warnings show it and not a machine-specific path.
     Output written at file-descriptor level (C code) goes to ``raw_path``.
     """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the worker's handler is not the snippet's
     events_fd = os.open(events_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     raw_fd = os.open(raw_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     _raw["fd"] = os.open(raw_path, os.O_RDONLY)
@@ -451,6 +452,7 @@ def serve(request: dict, out) -> None:
         pid = os.fork()
         if pid == 0:  # a sub-worker: imports its group's modules, then runs its snippets
             status = 70
+            _LIVE["snippets"], _LIVE["sub_workers"] = set(), set()
             try:
                 os.close(read_fd)
                 for fd in feeds:
@@ -463,6 +465,7 @@ def serve(request: dict, out) -> None:
                 traceback.print_exc()
             finally:
                 os._exit(status)
+        _LIVE["sub_workers"].add(pid)
         os.close(write_fd)
         os.set_blocking(read_fd, False)
         feeds[read_fd] = (pid, list(group["snippets"]), b"", {})
@@ -511,6 +514,7 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
                     os._exit(70)
             limit = float(options.get(display, {}).get("timeout", default_timeout))
             running[pid] = (display, events_path, time.monotonic(), raw_path, base, limit)
+            _LIVE["snippets"].add(pid)
             exits[pid] = _exit_fd(pid)
             if announce:
                 out.write(f"+{pid} {display}\n")
@@ -527,6 +531,7 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
                 timed_out = True
             _kill_group(pid)  # whatever the snippet started and left running
             del running[pid]
+            _LIVE["snippets"].discard(pid)
             if exits.get(pid) is not None:
                 os.close(exits[pid])
             exits.pop(pid, None)
@@ -611,6 +616,7 @@ def _pass_on(feeds: dict, out, versions: dict, slots: _Slots) -> bool:
         os.close(fd)  # the sub-worker has ended
         del feeds[fd]
         _, wait_status = os.waitpid(pid, 0)
+        _LIVE["sub_workers"].discard(pid)
         for child in held:  # children it left running: stopped here, their slots given back
             _kill_group(child)
             slots.give()
@@ -666,7 +672,27 @@ def _remove_tree(path: str) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
+#: Processes this (sub-)worker started and has not reaped yet: snippet processes (each the leader
+#: of its own process group) and sub-workers. Forked processes start with a copy, emptied by each.
+_LIVE: dict[str, set[int]] = {"snippets": set(), "sub_workers": set()}
+
+
+def _stop_everything(signum, frame) -> None:  # noqa: ARG001 - a signal handler's signature
+    """On SIGTERM: stop every snippet this process runs (with what they started) and every
+    sub-worker (which does the same for its own), then end. ``run_snippets`` sends it when it has
+    to give up on the worker; with SIGKILL those processes would run on past their timeouts."""
+    for pid in list(_LIVE["snippets"]):
+        _kill_group(pid)
+    for pid in list(_LIVE["sub_workers"]):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    os._exit(128 + signum)
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _stop_everything)
     preload()  # before reading the request: the caller may start this process early
     request = json.load(sys.stdin)
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")

@@ -325,17 +325,38 @@ def test_each_result_is_handed_out_while_the_other_snippets_still_run(tmp_path):
     assert seen == ["snippets/s/quick.py", "snippets/s/slow.py"]
 
 
-def test_a_failing_result_callback_stops_the_worker(tmp_path):
+def test_a_failing_result_callback_stops_the_worker_and_every_snippet_it_runs(tmp_path):
+    """The exception propagates, and the snippets still running, in the worker and in a
+    sub-worker, are stopped rather than left to run on past their timeouts."""
+    import os
+    import time
+
+    pids = {name: tmp_path / f"{name}.pid" for name in ("b", "c")}
+    sleeper = "import os, time\nopen({!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)\n"
     paths = write_snippets(tmp_path, {
-        "snippets/s/a.py": 'print("a")  # a\n',
-        "snippets/s/b.py": "import time\ntime.sleep(5)\n",
+        "snippets/s/a.py": f"""
+            import os
+            import time
+            deadline = time.monotonic() + 20
+            while not all(os.path.exists(p) for p in {[str(p) for p in pids.values()]!r}) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            print("a")  # a
+            """,
+        "snippets/s/b.py": sleeper.format(str(pids["b"])),
+        "snippets/s/c.py": sleeper.format(str(pids["c"])),
     })
 
     def on_result(result):
         raise RuntimeError(f"no room for {result.path}")
 
     with pytest.raises(RuntimeError, match="no room for snippets/s/a.py"):
-        run_snippets(tmp_path, paths, jobs=2, on_result=on_result)
+        run_snippets(tmp_path, paths, jobs=3, needs={"snippets/s/c.py": ["json.tool"]}, on_result=on_result)
+    for name, pid_file in pids.items():
+        status = Path(f"/proc/{pid_file.read_text()}/status")
+        deadline = time.monotonic() + 10
+        while status.exists() and "\tZ" not in status.read_text().split("State:")[1].splitlines()[0]:
+            assert time.monotonic() < deadline, f"snippet {name} still runs after its worker was given up"
+            time.sleep(0.05)
 
 
 def test_the_worker_wakes_when_a_child_ends_not_at_its_next_look():
@@ -363,3 +384,27 @@ def test_the_worker_wakes_when_a_child_ends_not_at_its_next_look():
     finally:
         os.close(exits[pid])
     assert elapsed < 0.9
+
+
+def test_a_slow_result_callback_does_not_hold_up_the_timeouts(tmp_path):
+    """While ``on_result`` works on one result, a large result (more than a pipe holds) must not
+    stall the worker: the snippet that runs forever is still stopped at its timeout."""
+    import time
+
+    paths = write_snippets(tmp_path, {
+        "snippets/s/a_quick.py": 'print("quick")  # quick\n',
+        "snippets/s/b_large.py": "import time\ntime.sleep(0.5)\nprint('x' * 300_000)\n",
+        "snippets/s/c_forever.py": "while True:\n    pass\n",
+    })
+    slept = []
+
+    def on_result(result):
+        if not slept:
+            slept.append(result.path)
+            time.sleep(8)
+
+    results = run_snippets(tmp_path, paths, jobs=3, options={"snippets/s/c_forever.py": {"timeout": 2}},
+                           on_result=on_result)
+    forever = results["snippets/s/c_forever.py"]
+    assert forever.error_type == "Timeout"
+    assert forever.seconds < 6, f"stopped after {forever.seconds} s, not at its 2 s timeout"
