@@ -29,6 +29,7 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -145,26 +146,40 @@ class RunCache:
         Returns:
             How many files were removed. A file removed meanwhile by another process is skipped.
         """
-        removed = 0
-        now = time.time()
+        prefix = f"{folder.rstrip('/')}/"
+
+        def unused(name: str) -> bool:
+            if not name.endswith(".json") or name[: -len(".json")] in keep:
+                return False
+            owner = _entry_path(self.folder / name)
+            return owner is None or owner.startswith(prefix)
+
+        return remove_unused(self.folder, unused, stale_after)
+
+
+def remove_unused(folder: Path, unused: Callable[[str], bool], stale_after: float = 600.0) -> int:
+    """Remove the files in ``folder`` whose name ``unused`` accepts, and temporary files (``*.tmp``,
+    from an atomic write) older than ``stale_after`` seconds: left by a process that died mid-write,
+    while younger ones may still be being written. Shared by the run cache and the figure cache.
+
+    Returns:
+        How many files were removed; a file removed meanwhile by another process is skipped.
+    """
+    removed = 0
+    now = time.time()
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    for name in names:
+        path = Path(folder) / name
         try:
-            names = os.listdir(self.folder)
+            if name.endswith(".tmp") and now - path.stat().st_mtime > stale_after or unused(name):
+                path.unlink()
+                removed += 1
         except OSError:
-            return 0
-        for name in names:
-            path = self.folder / name
-            try:
-                if name.endswith(".json") and name[: -len(".json")] not in keep:
-                    owner = _entry_path(path)
-                    if owner is None or owner.startswith(f"{folder.rstrip('/')}/"):
-                        path.unlink()
-                        removed += 1
-                elif name.startswith(".entry-") and name.endswith(".tmp") and now - path.stat().st_mtime > stale_after:
-                    path.unlink()
-                    removed += 1
-            except OSError:
-                continue
-        return removed
+            continue
+    return removed
 
 
 _PATH_FIELD = re.compile(rb'"path": ("(?:[^"\\]|\\.)*")')

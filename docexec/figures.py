@@ -18,10 +18,10 @@ import re
 import shutil
 import subprocess
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from .cache import remove_unused
 from .problems import Problem
 
 DIAGRAMS_DIR = "diagrams"
@@ -308,21 +308,4 @@ def prune(cache_dir: Path, dots: list[str], stale_after: float = 600.0) -> int:
     """
     program = _dot_program()
     keep = {f"{_key(program, dot)}.svg" for dot in dots}
-    removed = 0
-    now = time.time()
-    try:
-        names = os.listdir(cache_dir)
-    except OSError:
-        return 0
-    for name in names:
-        path = Path(cache_dir) / name
-        try:
-            if name.endswith(".svg") and name not in keep:
-                path.unlink()
-                removed += 1
-            elif name.endswith(".tmp") and now - path.stat().st_mtime > stale_after:
-                path.unlink()
-                removed += 1
-        except OSError:
-            continue
-    return removed
+    return remove_unused(Path(cache_dir), lambda name: name.endswith(".svg") and name not in keep, stale_after)
