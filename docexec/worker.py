@@ -446,13 +446,13 @@ def serve(request: dict, out) -> None:
     first, *others = _groups(request)
     # read end of a sub-worker's result pipe -> (its pid, its snippets not yet answered for, bytes
     # not yet a whole line, {pid: snippet} of its children running, each holding a slot)
-    feeds = {}
+    feeds = _LIVE["feeds"] = {}
     for group in others:
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # a sub-worker: imports its group's modules, then runs its snippets
             status = 70
-            _LIVE["snippets"], _LIVE["sub_workers"] = set(), set()
+            _LIVE.update(running={}, feeds={})  # the worker's own are not this process's
             try:
                 os.close(read_fd)
                 for fd in feeds:
@@ -465,7 +465,6 @@ def serve(request: dict, out) -> None:
                 traceback.print_exc()
             finally:
                 os._exit(status)
-        _LIVE["sub_workers"].add(pid)
         os.close(write_fd)
         os.set_blocking(read_fd, False)
         feeds[read_fd] = (pid, list(group["snippets"]), b"", {})
@@ -487,6 +486,7 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
     options = request.get("options", {})
     pending = list(snippets)
     running: dict[int, tuple[str, str, float, str, str, float]] = {}
+    _LIVE["running"] = running
     scratch = tempfile.mkdtemp(prefix="docexec-")
     counter = 0
     exits: dict[int, int | None] = {}  # pid of a running child -> a descriptor readable once it ends
@@ -514,7 +514,6 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
                     os._exit(70)
             limit = float(options.get(display, {}).get("timeout", default_timeout))
             running[pid] = (display, events_path, time.monotonic(), raw_path, base, limit)
-            _LIVE["snippets"].add(pid)
             exits[pid] = _exit_fd(pid)
             if announce:
                 out.write(f"+{pid} {display}\n")
@@ -531,7 +530,6 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
                 timed_out = True
             _kill_group(pid)  # whatever the snippet started and left running
             del running[pid]
-            _LIVE["snippets"].discard(pid)
             if exits.get(pid) is not None:
                 os.close(exits[pid])
             exits.pop(pid, None)
@@ -616,7 +614,6 @@ def _pass_on(feeds: dict, out, versions: dict, slots: _Slots) -> bool:
         os.close(fd)  # the sub-worker has ended
         del feeds[fd]
         _, wait_status = os.waitpid(pid, 0)
-        _LIVE["sub_workers"].discard(pid)
         for child in held:  # children it left running: stopped here, their slots given back
             _kill_group(child)
             slots.give()
@@ -672,18 +669,18 @@ def _remove_tree(path: str) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-#: Processes this (sub-)worker started and has not reaped yet: snippet processes (each the leader
-#: of its own process group) and sub-workers. Forked processes start with a copy, emptied by each.
-_LIVE: dict[str, set[int]] = {"snippets": set(), "sub_workers": set()}
+#: The running snippets (``_run_group``'s ``running``: pid of each snippet process, the leader of
+#: its own process group) and the sub-workers (``serve``'s ``feeds``) of this (sub-)worker.
+_LIVE: dict[str, dict] = {"running": {}, "feeds": {}}
 
 
 def _stop_everything(signum, frame) -> None:  # noqa: ARG001 - a signal handler's signature
     """On SIGTERM: stop every snippet this process runs (with what they started) and every
     sub-worker (which does the same for its own), then end. ``run_snippets`` sends it when it has
     to give up on the worker; with SIGKILL those processes would run on past their timeouts."""
-    for pid in list(_LIVE["snippets"]):
+    for pid in list(_LIVE["running"]):
         _kill_group(pid)
-    for pid in list(_LIVE["sub_workers"]):
+    for pid, *_ in list(_LIVE["feeds"].values()):
         try:
             os.kill(pid, signal.SIGTERM)
         except ProcessLookupError:
