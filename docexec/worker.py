@@ -193,7 +193,9 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     compiled into the code, so tracebacks and warnings show it and not a machine-specific path.
     Output written at file-descriptor level (C code) goes to ``raw_path``.
     """
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the worker's handler is not the snippet's
+    # the worker's handlers are not the snippet's: SIGTERM ends it, SIGINT raises KeyboardInterrupt
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     events_fd = os.open(events_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     raw_fd = os.open(raw_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     _raw["fd"] = os.open(raw_path, os.O_RDONLY)
@@ -675,9 +677,14 @@ _LIVE: dict[str, dict] = {"running": {}, "feeds": {}}
 
 
 def _stop_everything(signum, frame) -> None:  # noqa: ARG001 - a signal handler's signature
-    """On SIGTERM: stop every snippet this process runs (with what they started) and every
-    sub-worker (which does the same for its own), then end. ``run_snippets`` sends it when it has
-    to give up on the worker; with SIGKILL those processes would run on past their timeouts."""
+    """On SIGTERM or SIGINT: stop every snippet this process runs (with what they started) and
+    every sub-worker (which does the same for its own), then end with status 128 + the signal.
+
+    ``run_snippets`` sends SIGTERM when it has to give up on the worker; Ctrl-C in a terminal sends
+    SIGINT to the build, the worker and its sub-workers, but not to the snippets, which run in
+    process groups of their own. Ended any other way (SIGKILL, or Python's KeyboardInterrupt), the
+    worker would leave those processes to run on past their timeouts.
+    """
     for pid in list(_LIVE["running"]):
         _kill_group(pid)
     for pid, *_ in list(_LIVE["feeds"].values()):
@@ -690,6 +697,7 @@ def _stop_everything(signum, frame) -> None:  # noqa: ARG001 - a signal handler'
 
 def main() -> None:
     signal.signal(signal.SIGTERM, _stop_everything)
+    signal.signal(signal.SIGINT, _stop_everything)
     preload()  # before reading the request: the caller may start this process early
     request = json.load(sys.stdin)
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")

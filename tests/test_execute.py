@@ -352,11 +352,58 @@ def test_a_failing_result_callback_stops_the_worker_and_every_snippet_it_runs(tm
     with pytest.raises(RuntimeError, match="no room for snippets/s/a.py"):
         run_snippets(tmp_path, paths, jobs=3, needs={"snippets/s/c.py": ["json.tool"]}, on_result=on_result)
     for name, pid_file in pids.items():
-        status = Path(f"/proc/{pid_file.read_text()}/status")
-        deadline = time.monotonic() + 10
-        while status.exists() and "\tZ" not in status.read_text().split("State:")[1].splitlines()[0]:
-            assert time.monotonic() < deadline, f"snippet {name} still runs after its worker was given up"
-            time.sleep(0.05)
+        assert_ends(int(pid_file.read_text()), f"snippet {name} still runs after its worker was given up")
+
+
+def assert_ends(pid: int, message: str, within: float = 10.0) -> None:
+    """Fail with ``message`` unless process ``pid`` is gone (or a zombie) within ``within`` seconds."""
+    import time
+
+    status = Path(f"/proc/{pid}/status")
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            state = status.read_text().split("State:")[1].splitlines()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return
+        if "Z" in state.split()[0]:
+            return
+        assert time.monotonic() < deadline, message
+        time.sleep(0.05)
+
+
+def test_ctrl_c_stops_the_worker_and_every_snippet_it_runs(tmp_path):
+    """Ctrl-C in a terminal sends SIGINT to the build and the worker (and its sub-workers), not to
+    the snippets, which lead process groups of their own: the worker must stop them as it ends."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from docexec.execute import ExecutionError, start_worker
+
+    pids = {name: tmp_path / f"{name}.pid" for name in ("a", "b")}
+    sleeper = "import os, time\nopen({!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)\n"
+    paths = write_snippets(tmp_path, {f"snippets/s/{name}.py": sleeper.format(str(pid_file))
+                                      for name, pid_file in pids.items()})
+    worker = start_worker(tmp_path)
+
+    def press_ctrl_c():
+        deadline = time.monotonic() + 30
+        while not all(p.exists() and p.read_text() for p in pids.values()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(worker.pid, signal.SIGINT)  # the terminal also signals the sub-worker; one is enough
+
+    pressing = threading.Thread(target=press_ctrl_c)
+    pressing.start()
+    try:
+        with pytest.raises(ExecutionError):
+            run_snippets(tmp_path, paths, jobs=2, needs={"snippets/s/b.py": ["json.tool"]}, worker=worker)
+    finally:
+        pressing.join()
+    for name, pid_file in pids.items():
+        assert_ends(int(pid_file.read_text()), f"snippet {name} still runs after Ctrl-C ended its worker")
+    assert worker.wait(timeout=10) == 128 + signal.SIGINT
 
 
 def test_the_worker_wakes_when_a_child_ends_not_at_its_next_look():
