@@ -74,6 +74,11 @@ def on_pre_build(config):
     session = get_session(_root(config), _folder(config))
     session.reset()
     session.run(while_waiting=_warm_up_nbconvert if "mkdocs-jupyter" in config.plugins else None)
+    if session.execute:
+        ran = len(session.executed)
+        log.info(f"{len(session.results)} snippets: {ran} run, {len(session.results) - ran} from the cache")
+    else:
+        log.info("snippets not run: DOCEXEC_EXECUTE=0 switches execution off")
     problems = session.problems()
     for problem in problems:
         log.error(str(problem))

@@ -252,11 +252,15 @@ def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_s
     pages embed count as used, so a rebuild finds every drawing in place (not written again)."""
     from docexec import figures
     from docexec.session import Session
+    from docexec.snippets import discover
 
     svg_dir = ROOT / figures.SVG_CACHE
     before = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in svg_dir.glob("*.svg")}
     proc = mkdocs_build(ROOT, tmp_path / "again")
     assert proc.returncode == 0, proc.stderr[-4000:]
+    counted = re.search(r"INFO +- +docexec: (\d+) snippets: (\d+) run, (\d+) from the cache", proc.stderr)
+    assert counted, proc.stderr[-2000:]  # the log says what a build ran and what it took from the cache
+    assert int(counted.group(1)) == len(discover(ROOT)) == int(counted.group(3)) > 0
     after = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in svg_dir.glob("*.svg")}
     assert after == before
     session = Session(ROOT)
