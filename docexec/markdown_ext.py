@@ -38,9 +38,13 @@ import uuid
 from html import escape, unescape
 from pathlib import Path
 
+import xml.etree.ElementTree as etree
+
 from markdown import Extension
+from markdown.blockprocessors import BlockProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
+from markdown.util import AtomicString
 
 from . import figures
 from .session import get_session
@@ -62,7 +66,7 @@ class SnippetOutputPreprocessor(Preprocessor):
         self.versions_note = versions_note
         self.marker = "docexec-block-" + uuid.uuid4().hex + "-"
         self.pending: list[str] = []  # HTML of each marker line left in the page
-        self.as_markdown: dict[int, list[str]] = {}  # marker number -> the same block as Markdown lines
+        self.as_markdown: dict[int, list[str]] = {}  # marker number -> its output block as Markdown lines
 
     def run(self, lines: list[str]) -> list[str]:
         self.pending = []
@@ -86,14 +90,16 @@ class SnippetOutputPreprocessor(Preprocessor):
                 continue
             number, indent, targets = by_end[index]
             text = "\n".join(session.output(t) for t in targets).strip("\n")
-            if text:
-                out.extend(self._stash(output_html(text), indent))
-                self.as_markdown[len(self.pending) - 1] = output_markdown(text, indent)
+            blocks = [output_html(text)] if text else []  # what follows the fence: one stashed block
             for target in targets:
                 name = split_target(target)[0]
                 result = session.results.get(f"{self.base_path}/{name}")
                 if last_fence_of[name] == number and result is not None and result.graph_dot:
-                    out.extend(self._snippet_figure(name, result, indent))
+                    blocks.append(self._snippet_figure(name, result))
+            if blocks:
+                out.extend(self._stash("\n".join(blocks), indent))
+            if text:
+                self.as_markdown[len(self.pending) - 1] = output_markdown(text, indent)
         if fences and self.versions_note:
             code = " ".join(session.source(f"{self.base_path}/{split_target(t)[0]}")
                             for _, _, _, targets in fences for t in targets)
@@ -106,16 +112,16 @@ class SnippetOutputPreprocessor(Preprocessor):
 
     def _stash(self, html: str, indent: str) -> list[str]:
         # Python-Markdown's whitespace normalizer (priority 30) strips stash placeholders, so leave a
-        # marker line here and let BlockPlaceholderPreprocessor (priority 29) stash the HTML.
+        # marker line here, a block of its own, and let MarkerBlockProcessor stash the HTML.
         self.pending.append(html)
         return ["", f"{indent}{self.marker}{len(self.pending) - 1}", ""]
 
-    def _snippet_figure(self, name: str, result, indent: str) -> list[str]:
+    def _snippet_figure(self, name: str, result) -> str:
         alt = f"Autograd graph: {result.graph_alt}" if result.graph_alt else "Autograd graph"
         caption = (f"The autograd graph that <code>{escape(Path(name).name)}</code> left behind, drawn from this "
                    "build's run. Arrows follow the forward pass; <code>backward()</code> walks them in reverse.")
         svg = figures.render_svg(result.graph_dot, _slug(name), self.root / figures.SVG_CACHE)
-        return self._stash(_figure(svg, alt, caption), indent)
+        return _figure(svg, alt, caption)
 
     def _concept_figure(self, match: re.Match) -> list[str]:
         path = self.root / match.group("path")
@@ -127,24 +133,35 @@ class SnippetOutputPreprocessor(Preprocessor):
         return self._stash(_figure(svg, match.group("alt"), caption), match.group("indent"))
 
 
-class BlockPlaceholderPreprocessor(Preprocessor):
-    """Replaces the marker lines ``SnippetOutputPreprocessor`` left for output blocks and figures
-    with their HTML, stashed (Python-Markdown passes stashed HTML through unchanged)."""
+class MarkerBlockProcessor(BlockProcessor):
+    """Turns each marker block that ``SnippetOutputPreprocessor`` left for an output block or a
+    figure into a paragraph holding its HTML, stashed (Python-Markdown's ``RawHtmlPostprocessor``
+    later puts the HTML in place of that paragraph).
 
-    def __init__(self, md, outputs: SnippetOutputPreprocessor):
-        super().__init__(md)
+    The markers are blocks of their own (blank lines around them), so this runs wherever blocks
+    are parsed, inside admonitions and list items too. The paragraph's text is an ``AtomicString``
+    (https://python-markdown.github.io/extensions/api/#atomicstring), which inline patterns and the
+    ``abbr`` tree processor skip: a placeholder has nothing for them to find, and running every
+    inline pattern over two placeholders per snippet costs more than the rest of showing it.
+    """
+
+    def __init__(self, parser, outputs: SnippetOutputPreprocessor):
+        super().__init__(parser)
         self.outputs = outputs
 
-    def run(self, lines: list[str]) -> list[str]:
-        marker = self.outputs.marker
-        out = []
-        for line in lines:
-            stripped = line.strip()
-            if stripped.startswith(marker):
-                html = self.outputs.pending[int(stripped[len(marker):])]
-                line = line[: len(line) - len(line.lstrip())] + self.md.htmlStash.store(html)
-            out.append(line)
-        return out
+    def _number(self, block: str) -> int | None:
+        marker, text = self.outputs.marker, block.strip()
+        if text.startswith(marker) and text[len(marker):].isdigit():
+            return int(text[len(marker):])
+        return None
+
+    def test(self, parent, block: str) -> bool:  # noqa: ARG002 - Python-Markdown's signature
+        return self._number(block) is not None
+
+    def run(self, parent, blocks: list[str]) -> None:
+        html = self.outputs.pending[self._number(blocks.pop(0))]
+        paragraph = etree.SubElement(parent, "p")
+        paragraph.text = AtomicString(self.parser.md.htmlStash.store(html))
 
 
 def include_fences(lines: list[str], root: Path, base_path: str):
@@ -259,9 +276,13 @@ class CodeAbbreviationPostprocessor(Postprocessor):
         terms = getattr(abbr, "abbrs", {}) if abbr is not None else {}
         if not terms:
             return text
-        pattern = re.compile(r"(?<!<pre>)<code>(" + "|".join(re.escape(escape(t)) for t in terms) + r")</code>")
+        # Starting with a literal lets the regular expression engine skip ahead to each "<code>";
+        # a look-behind for "<pre>" in front of it would make it try every position of the page.
+        pattern = re.compile(r"<code>(" + "|".join(re.escape(escape(t)) for t in terms) + r")</code>")
 
         def wrap(match: re.Match) -> str:
+            if match.start() >= 5 and text.startswith("<pre>", match.start() - 5):  # a code block's whole text, not a code span
+                return match.group(0)
             title = escape(terms[unescape(match.group(1))], quote=True)
             return f'<abbr title="{title}">{match.group(0)}</abbr>'
 
@@ -286,7 +307,8 @@ class SnippetOutputExtension(Extension):
         outputs = SnippetOutputPreprocessor(md, Path(self.getConfig("root")).resolve(), self.getConfig("base_path"),
                                             bool(self.getConfig("versions_note")))
         md.preprocessors.register(outputs, "docexec_output", 34)
-        md.preprocessors.register(BlockPlaceholderPreprocessor(md, outputs), "docexec_blocks", 29)
+        # after every block processor that could claim a line of plain text, before paragraphs (10)
+        md.parser.blockprocessors.register(MarkerBlockProcessor(md.parser, outputs), "docexec_blocks", 12)
         md.postprocessors.register(CodeAbbreviationPostprocessor(md), "docexec_code_abbr", 5)
 
 

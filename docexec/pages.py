@@ -42,7 +42,7 @@ def expand(page: Path, root: Path, base_path: str = "snippets", outputs: bool = 
         lines = md.preprocessors[name].run(lines)
     outputs = md.preprocessors["docexec_output"]
     expanded: list[str] = []
-    for line in lines:  # an output block's marker becomes its Markdown; a figure's is dropped
+    for line in lines:  # a marker becomes its output block as Markdown; figures are dropped
         stripped = line.strip()
         if stripped.startswith(outputs.marker):
             expanded.extend(outputs.as_markdown.get(int(stripped[len(outputs.marker):]), []))
