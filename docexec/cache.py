@@ -78,9 +78,12 @@ class RunCache:
         return _sha(b"|".join([environment().encode(), path.encode(), json.dumps(options, sort_keys=True).encode(),
                                data]))
 
+    # Paths below are joined as strings: a warm build looks up every snippet, and pathlib's parsing
+    # of each path cost more than reading the entry.
+
     def has(self, key: str) -> bool:
         """Whether an entry is stored under ``key``; it may still turn out stale or damaged (``get``)."""
-        return (self.folder / f"{key}.json").is_file()
+        return os.path.isfile(os.path.join(self.folder, f"{key}.json"))
 
     def get(self, path: str, key: str) -> RunResult | None:
         """The cached result of ``path`` under ``key`` (from ``key()``) if it is valid now, else None.
@@ -88,13 +91,14 @@ class RunCache:
         A damaged or foreign entry also gives None.
         """
         try:
-            entry = self.folder / f"{key}.json"
-            data = json.loads(entry.read_text(encoding="utf-8"))
+            with open(os.path.join(self.folder, f"{key}.json"), encoding="utf-8") as handle:
+                data = json.loads(handle.read())
             if data.get("format") != FORMAT or data.get("path") != path:
                 return None
             for dep, digest in data["deps"].items():
-                if _sha((self.root / dep).read_bytes()) != digest:
-                    return None
+                with open(os.path.join(self.root, dep), "rb") as handle:
+                    if _sha(handle.read()) != digest:
+                        return None
             fields = data["result"]
             verdicts = fields.get("claim_problems")
             result = RunResult(**{**fields, "chunks": [tuple(c) for c in fields["chunks"]],
@@ -172,10 +176,10 @@ def remove_unused(folder: Path, unused: Callable[[str], bool], stale_after: floa
     except OSError:
         return 0
     for name in names:
-        path = Path(folder) / name
+        path = os.path.join(folder, name)
         try:
-            if name.endswith(".tmp") and now - path.stat().st_mtime > stale_after or unused(name):
-                path.unlink()
+            if name.endswith(".tmp") and now - os.stat(path).st_mtime > stale_after or unused(name):
+                os.unlink(path)
                 removed += 1
         except OSError:
             continue

@@ -92,9 +92,19 @@ def orphans(root: Path, graphs: dict[str, str], ran: set[str], committed: dict[s
 
 
 def _dot_files(root: Path) -> dict[str, str]:
-    """Every DOT file under ``diagrams/``: its path relative to ``root`` (sorted) -> its text."""
-    return {path.relative_to(root).as_posix(): path.read_text(encoding="utf-8")
-            for path in sorted((Path(root) / DIAGRAMS_DIR).rglob("*.dot"))}
+    """Every DOT file under ``diagrams/``: its path relative to ``root`` (sorted) -> its text.
+
+    Found as ``Path.rglob("*.dot")`` would (symbolic links to directories not followed), with
+    string paths: each build reads every diagram, and pathlib's parsing cost more than the reading.
+    """
+    found = {}
+    for directory, _, names in os.walk(os.path.join(root, DIAGRAMS_DIR)):
+        relative = os.path.relpath(directory, root).replace(os.sep, "/")
+        for name in names:
+            if name.endswith(".dot"):
+                with open(os.path.join(directory, name), encoding="utf-8") as handle:
+                    found[f"{relative}/{name}"] = handle.read()
+    return dict(sorted(found.items(), key=lambda item: item[0].split("/")))  # as Path objects sort
 
 
 def hand_drawn(root: Path) -> list[str]:
@@ -158,11 +168,13 @@ def _key(program: str, dot: str) -> str:
 def _load(key: str, cache_dir: Path | None) -> bool:
     """Whether ``dot``'s output for ``key`` is in memory, after looking in ``cache_dir``."""
     if key not in _SVG_CACHE and cache_dir is not None:
-        stored = Path(cache_dir) / f"{key}.svg"
-        if stored.is_file():
-            text = stored.read_text(encoding="utf-8")
-            if text.rstrip().endswith("</svg>"):  # a half-written file is drawn again
-                _SVG_CACHE[key] = text
+        try:
+            with open(os.path.join(cache_dir, f"{key}.svg"), encoding="utf-8") as handle:
+                text = handle.read()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return False
+        if text.rstrip().endswith("</svg>"):  # a half-written file is drawn again
+            _SVG_CACHE[key] = text
     return key in _SVG_CACHE
 
 

@@ -172,7 +172,8 @@ class Session:
 
     def _bytes(self, path: str) -> bytes:
         if path not in self._sources:
-            self._sources[path] = (self.root / path).read_bytes()
+            with open(os.path.join(self.root, path), "rb") as handle:
+                self._sources[path] = handle.read()
         return self._sources[path]
 
     def problems(self) -> list[Problem]:

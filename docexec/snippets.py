@@ -11,6 +11,7 @@ https://facelessuser.github.io/pymdown-extensions/extensions/snippets/#snippet-s
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -51,13 +52,20 @@ def decode_source(data: bytes) -> str:
 
 
 def discover(root: Path, folder: str = SNIPPETS_DIR) -> list[str]:
-    """All runnable snippets under ``root/folder``, as sorted POSIX paths relative to ``root``."""
-    base = Path(root) / folder
-    return sorted(
-        p.relative_to(root).as_posix()
-        for p in base.rglob("*.py")
-        if not p.name.startswith("_") and "__pycache__" not in p.parts
-    )
+    """All runnable snippets under ``root/folder``, as sorted POSIX paths relative to ``root``.
+
+    Runnable: ``*.py`` files whose name does not start with ``_``, outside ``__pycache__``; as
+    ``Path.rglob`` finds them, symbolic links to directories are not followed. (Strings rather
+    than ``Path`` objects: a warm build lists every snippet twice, and pathlib's parsing of each
+    path cost more than the listing itself.)
+    """
+    found = []
+    base = os.path.join(root, folder)
+    for directory, subdirectories, names in os.walk(base):
+        subdirectories[:] = [name for name in subdirectories if name != "__pycache__"]
+        relative = os.path.relpath(directory, root).replace(os.sep, "/")
+        found.extend(f"{relative}/{name}" for name in names if name.endswith(".py") and not name.startswith("_"))
+    return sorted(found)
 
 
 def sections(source: str) -> dict[str, tuple[int, int]]:

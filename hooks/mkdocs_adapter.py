@@ -149,7 +149,9 @@ def on_files(files, config):
 
 
 #: The SVG element of each figure the Markdown extension inlined (see docexec.markdown_ext._figure).
-_FIGURE_SVG = re.compile(r'(<figure class="docexec-figure">\n)(<svg\b.*?</svg>)', re.S)
+#: Up to the first "</svg>", written as runs of anything but "<" so that the engine does not try
+#: the end tag at every character of the drawing, as a lazy ".*?" would.
+_FIGURE_SVG = re.compile(r'(<figure class="docexec-figure">\n)(<svg\b[^<]*(?:<(?!/svg>)[^<]*)*</svg>)')
 _TOKEN = uuid.uuid4().hex  # so that no page text can pass for a marker
 _SVG_MARKER = re.compile(rf"<!--docexec-svg-{_TOKEN}-(\d+)-->")
 _SET_ASIDE: dict[str, list[str]] = {}  # page src_uri -> the SVG elements taken out of its content
