@@ -8,8 +8,10 @@ An entry holds one ``RunResult`` (output, print records, graph DOT, error, claim
   version, and the bytes of every source file of ``docexec`` itself;
 
 and the entry also records the SHA-256 of every repository file the run imported (a helper module
-next to the snippet, say). An entry is used only when all of those still match, so editing a helper
-re-runs exactly the snippets that imported it. An entry that cannot be read or does not have the
+next to the snippet, say), and the repository paths where a module the run failed to import would
+have been found (a snippet that catches the ``ImportError`` of a helper not written yet). An entry
+is used only when all of those still match and none of those paths exists, so editing a helper
+re-runs exactly the snippets that imported it, and adding one re-runs those that looked for it. An entry that cannot be read or does not have the
 expected shape (a half-written file, a crash mid-write, a hand edit) is ignored and the snippet runs
 again; entries are written atomically (a temporary file, then a rename).
 
@@ -38,7 +40,7 @@ from .execute import RunResult
 from .problems import Problem
 
 CACHE_DIR = ".cache/docexec"
-FORMAT = 3
+FORMAT = 4
 
 
 def _sha(data: bytes) -> str:
@@ -99,6 +101,8 @@ class RunCache:
                 with open(os.path.join(self.root, dep), "rb") as handle:
                     if _sha(handle.read()) != digest:
                         return None
+            if any(os.path.lexists(os.path.join(self.root, path)) for path in data["absent"]):
+                return None
             fields = data["result"]
             verdicts = fields.get("claim_problems")
             result = RunResult(**{**fields, "chunks": [tuple(c) for c in fields["chunks"]],
@@ -125,10 +129,11 @@ class RunCache:
                 return  # a dependency vanished meanwhile: do not cache what cannot be checked later
         # The same JSON as dataclasses.asdict would give, without its deep copy of every output chunk.
         fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)
-                  if f.name not in ("cached", "deps")}
+                  if f.name not in ("cached", "deps", "absent")}
         if result.claim_problems is not None:
             fields["claim_problems"] = [dataclasses.asdict(problem) for problem in result.claim_problems]
-        entry = {"format": FORMAT, "path": result.path, "deps": digests, "result": fields}
+        entry = {"format": FORMAT, "path": result.path, "deps": digests, "absent": sorted(set(result.absent)),
+                 "result": fields}
         self.folder.mkdir(parents=True, exist_ok=True)
         handle, temp = tempfile.mkstemp(dir=self.folder, prefix=".entry-", suffix=".tmp")
         with os.fdopen(handle, "w", encoding="utf-8") as out:

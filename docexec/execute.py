@@ -54,7 +54,11 @@ class RunResult:
             from ``docexec.graph.to_dot``.
         graph_alt: that graph in words (``docexec.graph.describe``), for alt text.
         dropped: characters of output written beyond what is recorded (``worker.MAX_RECORDED``).
-        deps: repository files (relative paths) the run imported as modules, besides the snippet.
+        deps: repository files (relative paths) the run imported as modules, besides the snippet,
+            and those it tried to import and whose import raised.
+        absent: repository paths (relative) that do not exist and where a module the snippet or
+            a repository file tried to import would have been found (``import _helper`` caught
+            as an ``ImportError``): creating one would change the run.
         cached: True when this result came from the run cache rather than a run in this build.
         claim_problems: the verdicts on its claims (``claims.check``), once checked: the claims
             that do not hold, as ``Problem``s; None until then. Kept in the run cache with the
@@ -77,6 +81,7 @@ class RunResult:
     graph_alt: str = ""
     dropped: int = 0
     deps: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
     cached: bool = False
     claim_problems: list[Problem] | None = None
 
@@ -114,6 +119,7 @@ class RunResult:
             graph_alt=graph.get("alt", ""),
             dropped=int(end.get("dropped", 0) or 0),
             deps=list(end.get("deps", [])),
+            absent=list(end.get("absent", [])),
         )
 
 

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import builtins
 import faulthandler
+import importlib
+import importlib.machinery
 import io
 import json
 import linecache
@@ -217,7 +219,7 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         faulthandler.dump_traceback_later(max(0.05, timeout - 0.2), file=crash_log)
     path = os.path.join(root, display)
     status: dict = {"status": "ok"}
-    imports = _ImportRecorder()
+    imports = _ImportRecorder(root, display)
     try:
         with open(path, encoding="utf-8-sig") as handle:  # Python itself skips a byte-order mark
             source = handle.read()
@@ -274,7 +276,10 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         # Modules were added without a finder (importlib.util.spec_from_file_location and a
         # sys.modules entry): look at every module, as few snippets make this necessary.
         names = list(sys.modules)
-    status["deps"] = _local_modules(root, display, names)
+    failed, absent = _missing_modules(root, imports.asked_locally)
+    status["deps"] = sorted(set(_local_modules(root, display, names)) | set(failed))
+    if absent:
+        status["absent"] = absent
     if _recorded["dropped"]:
         status["dropped"] = _recorded["dropped"]
     _emit(events_fd, {"end": status})
@@ -283,20 +288,41 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
 
 class _ImportRecorder:
     """A ``sys.meta_path`` finder that finds nothing and records the name of every module looked up
-    for the first time (https://docs.python.org/3/reference/import.html#the-meta-path).
+    for the first time (https://docs.python.org/3/reference/import.html#the-meta-path), and which of
+    those the snippet or a repository file asked for (the first caller outside the import system).
 
     Recording imports as they happen, rather than comparing ``sys.modules`` before and after, keeps a
     child from touching every module name it inherited: each touch would copy a memory page that
     the child otherwise shares with the worker.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, root: str = "", display: str = "") -> None:
         self.names: list[str] = []
+        self.asked_locally: list[str] = []  # names the snippet or a repository file imported
         self.modules_before = 0  # len(sys.modules) when recording started
+        self.display = display
+        self.prefix = os.path.join(root, "") if root else None
 
     def find_spec(self, name, path=None, target=None):  # noqa: ARG002 - the finder protocol
         self.names.append(name)
+        if self.prefix is not None:
+            frame = sys._getframe(1)
+            while frame is not None and (frame.f_code.co_filename.startswith("<frozen ")
+                                         or frame.f_code.co_filename == importlib.__file__):
+                frame = frame.f_back
+            if frame is not None and _is_local(frame.f_code.co_filename, self.prefix, self.display):
+                self.asked_locally.append(name)
         return None
+
+
+_OWN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+
+
+def _is_local(path: str, prefix: str, display: str) -> bool:
+    """Whether ``path`` (a module's file) is the snippet (``display``) or another repository file
+    under ``prefix`` (the root): not docexec itself, not an installed package."""
+    return path == display or (path.startswith(prefix) and not path.startswith(_OWN_DIR)
+                               and "site-packages" not in path and not path.startswith(prefix + ".venv" + os.sep))
 
 
 def _local_modules(root: str, display: str, names: list[str]) -> list[str]:
@@ -304,15 +330,52 @@ def _local_modules(root: str, display: str, names: list[str]) -> list[str]:
     not the snippet)."""
     found = []
     prefix = os.path.join(root, "")
-    own = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
     for name in dict.fromkeys(names):
         path = getattr(sys.modules.get(name), "__file__", None) or ""
-        if (path.startswith(prefix) and not path.startswith(own) and "site-packages" not in path
-                and os.path.isfile(path)):
+        if _is_local(path, prefix, display) and os.path.isfile(path):
             rel = os.path.relpath(path, root).replace(os.sep, "/")
-            if rel != display and not rel.startswith(".venv/"):
+            if rel != display:
                 found.append(rel)
     return sorted(set(found))
+
+
+def _missing_modules(root: str, names: list[str]) -> tuple[list[str], list[str]]:
+    """Where in the repository the modules ``names`` that failed to import would be found.
+
+    For each name not in ``sys.modules`` (its import raised, perhaps caught by the snippet), every
+    place the import system looked under the root: ``<dir>/<name>`` plus each module suffix
+    (``importlib.machinery.all_suffixes()``), and the package directory ``<dir>/<name>``, for
+    each ``<dir>`` of ``sys.path`` (or of the parent package's ``__path__``).
+
+    Returns:
+        ``(files, absent)``: repository paths, relative to ``root``, of files that exist (the module
+        is there but its import raised: its bytes matter) and of paths that do not exist (creating
+        one would change what the import finds).
+    """
+    files, absent = set(), set()
+    prefix = os.path.join(root, "")
+    for name in dict.fromkeys(names):
+        if name in sys.modules:
+            continue
+        parent, _, last = name.rpartition(".")
+        if parent:
+            places = list(getattr(sys.modules.get(parent), "__path__", None) or [])
+        else:
+            places = [place for place in sys.path if place]
+        for place in places:
+            place = os.path.abspath(place)
+            if not _is_local(os.path.join(place, ""), prefix, ""):
+                continue
+            for candidate in [os.path.join(place, last + suffix) for suffix in importlib.machinery.all_suffixes()]:
+                rel = os.path.relpath(candidate, root).replace(os.sep, "/")
+                if os.path.isfile(candidate):
+                    files.add(rel)
+                elif not os.path.lexists(candidate):
+                    absent.add(rel)
+            package = os.path.join(place, last)
+            if not os.path.lexists(package):
+                absent.add(os.path.relpath(package, root).replace(os.sep, "/"))
+    return sorted(files), sorted(absent)
 
 
 def _emit_graph(events_fd: int, namespace: dict) -> None:

@@ -218,6 +218,53 @@ def test_a_run_that_failed_in_a_helper_import_runs_again_once_the_helper_is_fixe
     assert second.problems() == []
 
 
+def test_a_helper_the_snippet_looked_for_and_did_not_find_runs_it_again_once_written(tmp_path):
+    """A snippet that catches the ImportError of a helper not written yet ran without it; once the
+    helper exists, the cached run no longer says what the snippet does."""
+    write_snippets(tmp_path, {
+        "snippets/m/optional.py": """
+            try:
+                from _later import GREETING
+            except ImportError:
+                GREETING = "no helper"
+            print(GREETING)  # no helper
+            """,
+        "snippets/m/other.py": 'print("other")  # other\n',
+    })
+    first = Session(tmp_path)
+    first.run()
+    assert first.problems() == []
+    assert "snippets/m/_later.py" in first.results["snippets/m/optional.py"].absent
+    assert rerun(tmp_path).executed == []  # nothing written yet: served from the cache
+    (tmp_path / "snippets/m/_later.py").write_text('GREETING = "hello"\n')
+    second = rerun(tmp_path)
+    assert second.executed == ["snippets/m/optional.py"]
+    assert second.results["snippets/m/optional.py"].output.strip() == "hello"
+    assert second.problems()  # its claim still says "no helper"
+
+
+def test_a_helper_whose_import_raised_and_was_caught_is_a_dependency(tmp_path):
+    """The run went on without the helper (the snippet caught the error); fixing the helper changes
+    what the snippet prints, so the cached run must not be served."""
+    write_snippets(tmp_path, {
+        "snippets/m/_flaky.py": "VALUE = undefined_name\n",
+        "snippets/m/guarded.py": """
+            try:
+                from _flaky import VALUE
+            except NameError:
+                VALUE = "broken"
+            print(VALUE)  # broken
+            """,
+    })
+    first = Session(tmp_path)
+    first.run()
+    assert first.problems() == []
+    (tmp_path / "snippets/m/_flaky.py").write_text('VALUE = "fixed"\n')
+    second = rerun(tmp_path)
+    assert second.executed == ["snippets/m/guarded.py"]
+    assert "fixed" in second.results["snippets/m/guarded.py"].output
+
+
 def test_a_full_run_drops_the_entries_it_did_not_use_and_a_partial_run_drops_none(repo):
     runs = repo / cache.CACHE_DIR / "runs"
     before = {p.name for p in runs.glob("*.json")}
