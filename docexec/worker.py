@@ -522,13 +522,7 @@ def serve(request: dict, out) -> None:
                 os.close(read_fd)
                 for fd in feeds:
                     os.close(fd)
-                # The import (seconds, for torch._dynamo) holds a slot, as a snippet would: it
-                # then has a core to itself rather than sharing it with two snippets, and the
-                # snippets waiting for it, the last to end in a cold build, start sooner.
-                held = slots.take()
                 _prepare(group.get("preload", []))
-                if held:
-                    slots.give()
                 with os.fdopen(write_fd, "w", encoding="utf-8") as pipe:
                     _run_group(request, group["snippets"], slots, versions, pipe, {}, announce=True)
                 status = 0
