@@ -38,12 +38,10 @@ import uuid
 from html import escape, unescape
 from pathlib import Path
 
-import xml.etree.ElementTree as etree
-
 from markdown import Extension
-from markdown.blockprocessors import BlockProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
 from . import figures
@@ -112,7 +110,7 @@ class SnippetOutputPreprocessor(Preprocessor):
 
     def _stash(self, html: str, indent: str) -> list[str]:
         # Python-Markdown's whitespace normalizer (priority 30) strips stash placeholders, so leave a
-        # marker line here, a block of its own, and let MarkerBlockProcessor stash the HTML.
+        # marker line here and let BlockPlaceholderPreprocessor (priority 29) stash the HTML.
         self.pending.append(html)
         return ["", f"{indent}{self.marker}{len(self.pending) - 1}", ""]
 
@@ -133,35 +131,46 @@ class SnippetOutputPreprocessor(Preprocessor):
         return self._stash(_figure(svg, match.group("alt"), caption), match.group("indent"))
 
 
-class MarkerBlockProcessor(BlockProcessor):
-    """Turns each marker block that ``SnippetOutputPreprocessor`` left for an output block or a
-    figure into a paragraph holding its HTML, stashed (Python-Markdown's ``RawHtmlPostprocessor``
-    later puts the HTML in place of that paragraph).
+class BlockPlaceholderPreprocessor(Preprocessor):
+    """Replaces the marker lines ``SnippetOutputPreprocessor`` left for output blocks and figures
+    with their HTML, stashed (Python-Markdown passes stashed HTML through unchanged, wherever the
+    placeholder ends up: a paragraph of its own, an admonition, a raw HTML block)."""
 
-    The markers are blocks of their own (blank lines around them), so this runs wherever blocks
-    are parsed, inside admonitions and list items too. The paragraph's text is an ``AtomicString``
-    (https://python-markdown.github.io/extensions/api/#atomicstring), which inline patterns and the
-    ``abbr`` tree processor skip: a placeholder has nothing for them to find, and running every
-    inline pattern over two placeholders per snippet costs more than the rest of showing it.
-    """
-
-    def __init__(self, parser, outputs: SnippetOutputPreprocessor):
-        super().__init__(parser)
+    def __init__(self, md, outputs: SnippetOutputPreprocessor):
+        super().__init__(md)
         self.outputs = outputs
+        self.placeholders: set[str] = set()  # the stash placeholders made in this conversion
 
-    def _number(self, block: str) -> int | None:
-        marker, text = self.outputs.marker, block.strip()
-        if text.startswith(marker) and text[len(marker):].isdigit():
-            return int(text[len(marker):])
-        return None
+    def run(self, lines: list[str]) -> list[str]:
+        marker = self.outputs.marker
+        self.placeholders = set()
+        out = []
+        for line in lines:
+            stripped = line.strip()
+            if stripped.startswith(marker):
+                placeholder = self.md.htmlStash.store(self.outputs.pending[int(stripped[len(marker):])])
+                self.placeholders.add(placeholder)
+                line = line[: len(line) - len(line.lstrip())] + placeholder
+            out.append(line)
+        return out
 
-    def test(self, parent, block: str) -> bool:  # noqa: ARG002 - Python-Markdown's signature
-        return self._number(block) is not None
 
-    def run(self, parent, blocks: list[str]) -> None:
-        html = self.outputs.pending[self._number(blocks.pop(0))]
-        paragraph = etree.SubElement(parent, "p")
-        paragraph.text = AtomicString(self.parser.md.htmlStash.store(html))
+class AtomicPlaceholderTreeprocessor(Treeprocessor):
+    """Makes the text of each paragraph that is only one of ``BlockPlaceholderPreprocessor``'s
+    placeholders an ``AtomicString`` (https://python-markdown.github.io/extensions/api/#atomicstring),
+    which inline patterns and the ``abbr`` tree processor skip: a placeholder has nothing for them
+    to find, and running every inline pattern over one per snippet costs more than the rest of
+    showing a cached snippet. Runs before the inline patterns (priority 20)."""
+
+    def __init__(self, md, blocks: BlockPlaceholderPreprocessor):
+        super().__init__(md)
+        self.blocks = blocks
+
+    def run(self, root) -> None:
+        if self.blocks.placeholders:
+            for paragraph in root.iter("p"):
+                if paragraph.text and paragraph.text.strip() in self.blocks.placeholders:
+                    paragraph.text = AtomicString(paragraph.text)
 
 
 def include_fences(lines: list[str], root: Path, base_path: str):
@@ -307,8 +316,9 @@ class SnippetOutputExtension(Extension):
         outputs = SnippetOutputPreprocessor(md, Path(self.getConfig("root")).resolve(), self.getConfig("base_path"),
                                             bool(self.getConfig("versions_note")))
         md.preprocessors.register(outputs, "docexec_output", 34)
-        # after every block processor that could claim a line of plain text, before paragraphs (10)
-        md.parser.blockprocessors.register(MarkerBlockProcessor(md.parser, outputs), "docexec_blocks", 12)
+        blocks = BlockPlaceholderPreprocessor(md, outputs)
+        md.preprocessors.register(blocks, "docexec_blocks", 29)
+        md.treeprocessors.register(AtomicPlaceholderTreeprocessor(md, blocks), "docexec_atomic", 25)
         md.postprocessors.register(CodeAbbreviationPostprocessor(md), "docexec_code_abbr", 5)
 
 

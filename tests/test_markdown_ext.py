@@ -53,6 +53,29 @@ def test_output_follows_the_include_even_inside_an_admonition(repo):
     assert html.index("admonition") < html.index("Output") and "hello" in html
 
 
+def test_output_follows_the_include_inside_a_raw_html_block_and_no_marker_is_left(repo):
+    """A fence wrapped in raw HTML never reaches the block parser: the output's placeholder must be
+    one that Python-Markdown substitutes anywhere, not a marker only a block processor knows."""
+    html = convert(repo, '<div class="example">\n\n```python\n--8<-- "ch/plain.py"\n```\n\n</div>\n')
+    assert html.count('<span class="filename">Output</span>') == 1 and "hello" in html
+    assert "docexec-block-" not in html
+
+
+def test_output_placeholders_skip_the_inline_patterns_but_the_prose_does_not(repo):
+    """The paragraph that holds an output's placeholder is an AtomicString (inline patterns have
+    nothing to find in it); the page's own paragraphs are still processed."""
+    md = markdown.Markdown(extensions=["pymdownx.superfences", "pymdownx.snippets", "docexec.markdown_ext"],
+                           extension_configs={"pymdownx.snippets": {"base_path": [str(repo / "snippets")]},
+                                              "docexec.markdown_ext": {"root": str(repo)}})
+    seen = []
+    md.treeprocessors.register(type("Spy", (markdown.treeprocessors.Treeprocessor,), {
+        "run": lambda self, root: seen.extend((p.text, type(p.text).__name__) for p in root.iter("p"))})(md), "spy", 21)
+    html = md.convert('Some *prose*.\n\n```python\n--8<-- "ch/plain.py"\n```\n')
+    assert "<em>prose</em>" in html and "hello" in html
+    kinds = {text.strip("\x02\x03").split(":")[0] if text.startswith("\x02") else "prose": kind for text, kind in seen}
+    assert kinds == {"prose": "str", "wzxhzdk": "AtomicString"}
+
+
 def test_sections_show_only_their_own_output_and_the_figure_comes_after_the_last(repo):
     html = convert(repo, '# T\n\n```python\n--8<-- "ch/parts.py:one"\n```\n\ntext\n\n```python\n--8<-- "ch/parts.py:two"\n```\n')
     first, second = html.split("text", 1)
