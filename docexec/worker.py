@@ -196,8 +196,10 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     Output written at file-descriptor level (C code) goes to ``raw_path``.
     """
     # the worker's handlers are not the snippet's: SIGTERM ends it, SIGINT raises KeyboardInterrupt
+    # (unless the build was started with SIGINT ignored, which the snippet then inherits)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGINT) is _stop_everything:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     events_fd = os.open(events_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     raw_fd = os.open(raw_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     _raw["fd"] = os.open(raw_path, os.O_RDONLY)
@@ -344,8 +346,9 @@ def _missing_modules(root: str, names: list[str]) -> tuple[list[str], list[str]]
 
     For each name not in ``sys.modules`` (its import raised, perhaps caught by the snippet), every
     place the import system looked under the root: ``<dir>/<name>`` plus each module suffix
-    (``importlib.machinery.all_suffixes()``), and the package directory ``<dir>/<name>``, for
-    each ``<dir>`` of ``sys.path`` (or of the parent package's ``__path__``).
+    (``importlib.machinery.all_suffixes()``), and the package directory ``<dir>/<name>`` (its
+    ``__init__`` file if it exists), for each ``<dir>`` of ``sys.path`` (or of the parent
+    package's ``__path__``). Imports made by code compiled from a string (``exec``) are not seen.
 
     Returns:
         ``(files, absent)``: repository paths, relative to ``root``, of files that exist (the module
@@ -375,6 +378,11 @@ def _missing_modules(root: str, names: list[str]) -> tuple[list[str], list[str]]
             package = os.path.join(place, last)
             if not os.path.lexists(package):
                 absent.add(os.path.relpath(package, root).replace(os.sep, "/"))
+            else:  # a package whose __init__ raised: its bytes matter as a module's do
+                for suffix in importlib.machinery.all_suffixes():
+                    init = os.path.join(package, "__init__" + suffix)
+                    if os.path.isfile(init):
+                        files.add(os.path.relpath(init, root).replace(os.sep, "/"))
     return sorted(files), sorted(absent)
 
 
@@ -760,7 +768,8 @@ def _stop_everything(signum, frame) -> None:  # noqa: ARG001 - a signal handler'
 
 def main() -> None:
     signal.signal(signal.SIGTERM, _stop_everything)
-    signal.signal(signal.SIGINT, _stop_everything)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # a build run in the background ignores it
+        signal.signal(signal.SIGINT, _stop_everything)
     preload()  # before reading the request: the caller may start this process early
     request = json.load(sys.stdin)
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")

@@ -243,6 +243,24 @@ def test_a_helper_the_snippet_looked_for_and_did_not_find_runs_it_again_once_wri
     assert second.problems()  # its claim still says "no helper"
 
 
+def test_a_package_whose_init_raised_and_was_caught_is_a_dependency(tmp_path):
+    write_snippets(tmp_path, {
+        "snippets/m/_pkg/__init__.py": 'raise RuntimeError("broken package")\n',
+        "snippets/m/guarded_pkg.py": """
+            try:
+                import _pkg
+                print("found")
+            except RuntimeError:
+                print("broken")  # broken
+            """,
+    })
+    assert Session(tmp_path).run()["snippets/m/guarded_pkg.py"].ok
+    (tmp_path / "snippets/m/_pkg/__init__.py").write_text("OK = 1\n")
+    second = rerun(tmp_path)
+    assert second.executed == ["snippets/m/guarded_pkg.py"]
+    assert second.results["snippets/m/guarded_pkg.py"].output.strip() == "found"
+
+
 def test_a_helper_whose_import_raised_and_was_caught_is_a_dependency(tmp_path):
     """The run went on without the helper (the snippet caught the error); fixing the helper changes
     what the snippet prints, so the cached run must not be served."""

@@ -406,6 +406,41 @@ def test_ctrl_c_stops_the_worker_and_every_snippet_it_runs(tmp_path):
     assert worker.wait(timeout=10) == 128 + signal.SIGINT
 
 
+def test_a_build_started_with_sigint_ignored_keeps_its_worker_through_sigint(tmp_path):
+    """A build started in the background of a non-interactive shell ignores SIGINT, and so do the
+    processes it starts: a SIGINT meant for the foreground must not end its worker."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from docexec.execute import start_worker
+
+    started = tmp_path / "started"
+    paths = write_snippets(tmp_path, {
+        "snippets/s/a.py": f"import time\nopen({str(started)!r}, 'w').write('x')\ntime.sleep(1)\nprint('done')  # done\n",
+    })
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        worker = start_worker(tmp_path)  # inherits the ignored SIGINT through exec
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+    def interrupt():
+        deadline = time.monotonic() + 30
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(worker.pid, signal.SIGINT)
+
+    interrupting = threading.Thread(target=interrupt)
+    interrupting.start()
+    try:
+        results = run_snippets(tmp_path, paths, worker=worker)
+    finally:
+        interrupting.join()
+    assert results["snippets/s/a.py"].ok and results["snippets/s/a.py"].output == "done\n"
+
+
 def test_the_worker_wakes_when_a_child_ends_not_at_its_next_look():
     """``_wait_for_work`` returns once a running child has ended (its pidfd), well before the
     one-second cap it would otherwise sleep when no timeout is near."""
