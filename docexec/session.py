@@ -116,6 +116,13 @@ class Session:
         self.results.update({p: found[p] for p in paths})
         return self.results
 
+    def tally(self) -> dict[str, int]:
+        """How the results of the last ``run`` were had: ``{"run": n, "cached": n, "not_run": n}``,
+        the last for snippets that could not be run at all (bad ``# docexec:`` options)."""
+        ran = len(self.executed)
+        cached = sum(1 for result in self.results.values() if result.cached)
+        return {"run": ran, "cached": cached, "not_run": len(self.results) - ran - cached}
+
     def prestart(self, first_run_only: bool = False) -> None:
         """Start the worker now if some snippet will have to run (its torch import then overlaps
         with whatever the caller does before ``run``, which uses that worker).

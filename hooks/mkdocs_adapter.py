@@ -75,8 +75,9 @@ def on_pre_build(config):
     session.reset()
     session.run(while_waiting=_warm_up_nbconvert if "mkdocs-jupyter" in config.plugins else None)
     if session.execute:
-        ran = len(session.executed)
-        log.info(f"{len(session.results)} snippets: {ran} run, {len(session.results) - ran} from the cache")
+        tally = session.tally()
+        log.info(f"{len(session.results)} snippets: {tally['run']} run, {tally['cached']} from the cache"
+                 + (f", {tally['not_run']} not run" if tally["not_run"] else ""))
     else:
         log.info("snippets not run: DOCEXEC_EXECUTE=0 switches execution off")
     problems = session.problems()

@@ -243,6 +243,15 @@ def test_a_helper_the_snippet_looked_for_and_did_not_find_runs_it_again_once_wri
     assert second.problems()  # its claim still says "no helper"
 
 
+def test_the_tally_tells_run_cached_and_not_run_apart(repo):
+    """What the build's log line reports: a snippet with bad options is neither run nor cached."""
+    (repo / "snippets/c/bad_options.py").write_text('# docexec: timeout=abc\nprint("x")  # x\n')
+    session = rerun(repo)
+    assert session.tally() == {"run": 0, "cached": 2, "not_run": 1}
+    (repo / "snippets/c/plain.py").write_text('print("plain!")  # plain!\n')
+    assert rerun(repo).tally() == {"run": 1, "cached": 1, "not_run": 1}
+
+
 def test_a_package_whose_init_raised_and_was_caught_is_a_dependency(tmp_path):
     write_snippets(tmp_path, {
         "snippets/m/_pkg/__init__.py": 'raise RuntimeError("broken package")\n',
