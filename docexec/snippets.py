@@ -64,7 +64,8 @@ def discover(root: Path, folder: str = SNIPPETS_DIR) -> list[str]:
     for directory, subdirectories, names in os.walk(base):
         subdirectories[:] = [name for name in subdirectories if name != "__pycache__"]
         relative = os.path.relpath(directory, root).replace(os.sep, "/")
-        found.extend(f"{relative}/{name}" for name in names if name.endswith(".py") and not name.startswith("_"))
+        prefix = "" if relative == "." else f"{relative}/"
+        found.extend(prefix + name for name in names if name.endswith(".py") and not name.startswith("_"))
     return sorted(found)
 
 

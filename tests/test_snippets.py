@@ -37,3 +37,13 @@ def test_every_snippet_is_included_by_some_page():
     pages = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").rglob("*.md"))
     missing = [p for p in SNIPPETS if f'"{p.removeprefix("snippets/")}' not in pages]
     assert not missing, f"snippets no page includes: {missing}"
+
+
+def test_discover_lists_runnable_snippets_as_paths_relative_to_the_root(tmp_path):
+    """Helpers (``_*.py``), ``__pycache__`` and other files are left out; paths have no ``./``."""
+    for name in ("ch/a.py", "ch/_helper.py", "ch/__pycache__/a.py", "ch/notes.txt", "ch/deeper/b.py", "top.py"):
+        (tmp_path / "snippets" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "snippets" / name).write_text("")
+    assert discover(tmp_path) == ["snippets/ch/a.py", "snippets/ch/deeper/b.py", "snippets/top.py"]
+    assert discover(tmp_path / "snippets", ".") == ["ch/a.py", "ch/deeper/b.py", "top.py"]
+    assert discover(tmp_path, "missing") == []
