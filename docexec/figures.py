@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .cache import remove_unused
 from .problems import Problem
+from .snippets import files_under
 
 DIAGRAMS_DIR = "diagrams"
 SVG_CACHE = ".cache/docexec/svg"  # relative to the repository root
@@ -92,19 +93,13 @@ def orphans(root: Path, graphs: dict[str, str], ran: set[str], committed: dict[s
 
 
 def _dot_files(root: Path) -> dict[str, str]:
-    """Every DOT file under ``diagrams/``: its path relative to ``root`` (sorted) -> its text.
-
-    Found as ``Path.rglob("*.dot")`` would (symbolic links to directories not followed), with
-    string paths: each build reads every diagram, and pathlib's parsing cost more than the reading.
-    """
+    """Every DOT file under ``diagrams/`` (``snippets.files_under``): its path relative to ``root``
+    -> its text, in the order ``Path`` objects sort."""
     found = {}
-    for directory, _, names in os.walk(os.path.join(root, DIAGRAMS_DIR)):
-        relative = os.path.relpath(directory, root).replace(os.sep, "/")
-        for name in names:
-            if name.endswith(".dot"):
-                with open(os.path.join(directory, name), encoding="utf-8") as handle:
-                    found[f"{relative}/{name}"] = handle.read()
-    return dict(sorted(found.items(), key=lambda item: item[0].split("/")))  # as Path objects sort
+    for path in sorted(files_under(root, DIAGRAMS_DIR, ".dot"), key=lambda path: path.split("/")):
+        with open(os.path.join(root, path), encoding="utf-8") as handle:
+            found[path] = handle.read()
+    return found
 
 
 def hand_drawn(root: Path) -> list[str]:

@@ -51,22 +51,25 @@ def decode_source(data: bytes) -> str:
     return data.decode("utf-8-sig")
 
 
-def discover(root: Path, folder: str = SNIPPETS_DIR) -> list[str]:
-    """All runnable snippets under ``root/folder``, as sorted POSIX paths relative to ``root``.
-
-    Runnable: ``*.py`` files whose name does not start with ``_``, outside ``__pycache__``; as
-    ``Path.rglob`` finds them, symbolic links to directories are not followed. (Strings rather
-    than ``Path`` objects: a warm build lists every snippet twice, and pathlib's parsing of each
-    path cost more than the listing itself.)
-    """
+def files_under(root: Path, folder: str, suffix: str) -> list[str]:
+    """Every file under ``root/folder`` whose name ends with ``suffix``, as POSIX paths relative to
+    ``root`` (no ``./``), in no particular order; ``__pycache__`` is skipped and, as ``Path.rglob``
+    does, symbolic links to directories are not followed. (Strings rather than ``Path`` objects:
+    each build lists every snippet and diagram, and pathlib's parsing of each path cost more
+    than the listing itself.) A missing folder gives an empty list."""
     found = []
-    base = os.path.join(root, folder)
-    for directory, subdirectories, names in os.walk(base):
+    for directory, subdirectories, names in os.walk(os.path.join(root, folder)):
         subdirectories[:] = [name for name in subdirectories if name != "__pycache__"]
         relative = os.path.relpath(directory, root).replace(os.sep, "/")
         prefix = "" if relative == "." else f"{relative}/"
-        found.extend(prefix + name for name in names if name.endswith(".py") and not name.startswith("_"))
-    return sorted(found)
+        found.extend(prefix + name for name in names if name.endswith(suffix))
+    return found
+
+
+def discover(root: Path, folder: str = SNIPPETS_DIR) -> list[str]:
+    """All runnable snippets under ``root/folder``, as sorted POSIX paths relative to ``root``:
+    ``*.py`` files whose name does not start with ``_`` (``files_under``)."""
+    return sorted(path for path in files_under(root, folder, ".py") if not path.rpartition("/")[2].startswith("_"))
 
 
 def sections(source: str) -> dict[str, tuple[int, int]]:
