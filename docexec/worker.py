@@ -327,6 +327,11 @@ def _is_local(path: str, prefix: str, display: str) -> bool:
                                and "site-packages" not in path and not path.startswith(prefix + ".venv" + os.sep))
 
 
+def _relative(path: str, root: str) -> str:
+    """``path`` relative to ``root``, with ``/`` separators: how results name repository files."""
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
 def _local_modules(root: str, display: str, names: list[str]) -> list[str]:
     """Repository files among the modules ``names`` (not installed packages, not docexec itself,
     not the snippet)."""
@@ -335,7 +340,7 @@ def _local_modules(root: str, display: str, names: list[str]) -> list[str]:
     for name in dict.fromkeys(names):
         path = getattr(sys.modules.get(name), "__file__", None) or ""
         if _is_local(path, prefix, display) and os.path.isfile(path):
-            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            rel = _relative(path, root)
             if rel != display:
                 found.append(rel)
     return sorted(set(found))
@@ -370,19 +375,18 @@ def _missing_modules(root: str, names: list[str]) -> tuple[list[str], list[str]]
             if not _is_local(os.path.join(place, ""), prefix, ""):
                 continue
             for candidate in [os.path.join(place, last + suffix) for suffix in importlib.machinery.all_suffixes()]:
-                rel = os.path.relpath(candidate, root).replace(os.sep, "/")
                 if os.path.isfile(candidate):
-                    files.add(rel)
+                    files.add(_relative(candidate, root))
                 elif not os.path.lexists(candidate):
-                    absent.add(rel)
+                    absent.add(_relative(candidate, root))
             package = os.path.join(place, last)
             if not os.path.lexists(package):
-                absent.add(os.path.relpath(package, root).replace(os.sep, "/"))
+                absent.add(_relative(package, root))
             else:  # a package whose __init__ raised: its bytes matter as a module's do
                 for suffix in importlib.machinery.all_suffixes():
                     init = os.path.join(package, "__init__" + suffix)
                     if os.path.isfile(init):
-                        files.add(os.path.relpath(init, root).replace(os.sep, "/"))
+                        files.add(_relative(init, root))
     return sorted(files), sorted(absent)
 
 
