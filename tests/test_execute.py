@@ -386,7 +386,13 @@ def test_ctrl_c_stops_the_worker_and_every_snippet_it_runs(tmp_path):
     sleeper = "import os, time\nopen({!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)\n"
     paths = write_snippets(tmp_path, {f"snippets/s/{name}.py": sleeper.format(str(pid_file))
                                       for name, pid_file in pids.items()})
-    worker = start_worker(tmp_path)
+    # As from a terminal: the tests themselves may run with SIGINT ignored (a background job of a
+    # script), which the worker would inherit and keep (see the next test).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        worker = start_worker(tmp_path)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
     def press_ctrl_c():
         deadline = time.monotonic() + 30
