@@ -524,6 +524,7 @@ def serve(request: dict, out) -> None:
     # read end of a sub-worker's result pipe -> (its pid, its snippets not yet answered for, bytes
     # not yet a whole line, {pid: snippet} of its children running, each holding a slot)
     feeds = _LIVE["feeds"] = {}
+    worker = os.getpid()
     for group in others:
         read_fd, write_fd = os.pipe()
         pid = os.fork()
@@ -536,7 +537,7 @@ def serve(request: dict, out) -> None:
                     os.close(fd)
                 _prepare(group.get("preload", []))
                 with os.fdopen(write_fd, "w", encoding="utf-8") as pipe:
-                    _run_group(request, group["snippets"], slots, versions, pipe, {}, announce=True)
+                    _run_group(request, group["snippets"], slots, versions, pipe, {}, announce=True, worker=worker)
                 status = 0
             except BaseException:  # noqa: BLE001 - said on the worker's stderr; its snippets are reported
                 traceback.print_exc()
@@ -550,13 +551,14 @@ def serve(request: dict, out) -> None:
 
 
 def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict, out, feeds: dict,
-               announce: bool = False) -> None:
+               announce: bool = False, worker: int | None = None) -> None:
     """Fork one child per snippet of ``snippets`` whenever a slot is free and write each result to
     ``out`` when the child has ended; meanwhile pass on to ``out`` the result lines of the
     sub-workers behind ``feeds`` (see ``serve``). With ``announce`` (in a sub-worker), also write a
     ``+<pid> <snippet>`` line to ``out`` for each child started and a ``-<pid>`` line for each
     child ended, so that the worker can stop the children of a sub-worker that died and give
-    back their slots."""
+    back their slots. ``worker`` (in a sub-worker) is the worker's pid: if it is no longer this
+    process's parent, the worker died, and this ends as on SIGTERM."""
     root = request["root"]
     default_timeout = float(request.get("timeout", 30.0))
     default_memory = request.get("memory_mb")
@@ -568,6 +570,11 @@ def _run_group(request: dict, snippets: list[str], slots: _Slots, versions: dict
     counter = 0
     exits: dict[int, int | None] = {}  # pid of a running child -> a descriptor readable once it ends
     while pending or running or feeds:
+        if worker is not None and os.getppid() != worker:
+            # The worker died (a snippet of its own killed it): nobody reads what this sub-worker
+            # writes, and the slots it held never come back. End as on SIGTERM, or this process
+            # would wait for a slot for ever while holding the build's end of the result pipe.
+            _stop_everything(signal.SIGTERM, None)
         busy = False
         while pending and slots.take():
             display = pending.pop(0)

@@ -278,6 +278,46 @@ def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path
     assert not status.exists() or "\tZ" in status.read_text().split("State:")[1].splitlines()[0]
 
 
+def test_a_worker_killed_by_its_snippet_leaves_no_sub_worker_waiting_for_a_slot(tmp_path):
+    """jobs=1: the worker's own snippet holds the only slot when it kills the worker. Its
+    sub-worker, left with a snippet to run, must notice and end: waiting for that slot, it would
+    keep the build's end of the result pipe open, and the build would wait for ever."""
+    import threading
+
+    from docexec.execute import ExecutionError, start_worker
+
+    paths = write_snippets(tmp_path, {
+        "snippets/k/kills_the_worker.py": """
+            import os
+            import signal
+            os.kill(os.getppid(), signal.SIGKILL)
+            """,
+        "snippets/k/in_a_sub_worker.py": f"""
+            import os
+            open({str(tmp_path / "sub.pid")!r}, "w").write(str(os.getppid()))
+            print("ran")  # ran
+            """,
+        "slow_import.py": "import time\ntime.sleep(0.5)\n",  # lets the worker's snippet take the slot first
+    })
+    snippets = [p for p in paths if p.startswith("snippets/")]
+    worker = start_worker(tmp_path)
+    raised: list = []
+
+    def run() -> None:
+        try:
+            run_snippets(tmp_path, snippets, jobs=1, needs={"snippets/k/in_a_sub_worker.py": ["slow_import"]},
+                         worker=worker)
+        except ExecutionError as error:
+            raised.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "the build still waits: the sub-worker outlived its worker"
+    assert raised and "exited with status -9" in str(raised[0])
+    assert not (tmp_path / "sub.pid").exists()  # the sub-worker ran nothing after its worker died
+
+
 def test_a_snippet_sees_no_trace_of_the_workers_preparation(tmp_path):
     """What the worker does before forking (imports, warm-up, seeding) must not show: autograd
     sequence numbers start where a fresh interpreter's do, and a snippet gets the memory it asks for."""
