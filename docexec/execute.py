@@ -235,7 +235,7 @@ def run_snippets(
                 if on_result is not None:
                     on_result(result)
     except BaseException:
-        _stop(proc)  # the threads are daemons: not waited for, a snippet may hold the pipes a while
+        stop_worker(proc)  # the threads are daemons: not waited for, a snippet may hold the pipes a while
         raise
     proc.wait()
     for thread in feeders:
@@ -244,14 +244,15 @@ def run_snippets(
     missing = [p for p in paths if p not in results]
     if proc.returncode != 0 or missing:
         tail = stderr.strip().splitlines()[-5:]
+        named = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
         raise ExecutionError(
             f"the snippet worker exited with status {proc.returncode} before running "
-            f"{', '.join(missing) or 'all snippets'}: " + " | ".join(tail)
+            f"{named or 'all snippets'}: " + " | ".join(tail)
         )
     return {p: results[p] for p in paths}
 
 
-def _stop(proc: subprocess.Popen, grace: float = 5.0) -> None:
+def stop_worker(proc: subprocess.Popen, grace: float = 5.0) -> None:
     """End the worker: SIGTERM first, on which it stops its snippets and sub-workers
     (``docexec.worker._stop_everything``), then SIGKILL if it has not ended after ``grace`` seconds."""
     try:
