@@ -147,7 +147,12 @@ def forget_dot() -> None:
     _DOT.clear()
 
 
-def _dot_program() -> str:
+def dot_program() -> str:
+    """The path of Graphviz's ``dot``, looked up on PATH once until ``forget_dot``.
+
+    Raises:
+        GraphvizError: ``dot`` is not on PATH (the message says how to install it).
+    """
     if "program" not in _DOT:
         program = shutil.which("dot")
         if program is None:
@@ -256,7 +261,7 @@ def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> 
     Raises:
         GraphvizError: ``dot`` is not installed, or rejected the source (its first error line).
     """
-    program = _dot_program()
+    program = dot_program()
     key = _key(program, dot)
     if (key, prefix) in _SVG_SHOWN:
         return _SVG_SHOWN[key, prefix]
@@ -282,7 +287,7 @@ def render_many(dots: list[str], cache_dir: Path | None = None, jobs: int | None
     Raises:
         GraphvizError: as ``render_svg``, for the first source that failed.
     """
-    program = _dot_program()
+    program = dot_program()
     todo = [dot for dot in dict.fromkeys(dots) if not _load(_key(program, dot), cache_dir)]
     names = {dot: _batchable(dot) for dot in todo}
     alone = [dot for dot in todo if names[dot] is None]
@@ -313,6 +318,6 @@ def prune(cache_dir: Path, dots: list[str], stale_after: float = 600.0) -> int:
     Raises:
         GraphvizError: ``dot`` is not on PATH (the keys depend on which ``dot`` draws).
     """
-    program = _dot_program()
+    program = dot_program()
     keep = {f"{_key(program, dot)}.svg" for dot in dots}
     return remove_unused(Path(cache_dir), lambda name: name.endswith(".svg") and name not in keep, stale_after)

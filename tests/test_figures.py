@@ -32,7 +32,7 @@ def _generated_sources() -> list[str]:
 def test_a_batch_draws_every_diagram_exactly_as_it_is_drawn_alone():
     sources = _generated_sources()
     assert len(sources) > 20
-    program = figures._dot_program()
+    program = figures.dot_program()
     alone = [figures._draw(program, dot) for dot in sources]
     for order in (sources, sources[::-1], sources[1::2] + sources[::2]):
         documents = figures._draw_batch(program, order)
@@ -58,7 +58,7 @@ def test_sources_a_batch_could_mix_up_are_drawn_alone(tmp_path):
         [None, None, None, "autograd"]
     with pytest.raises(figures.GraphvizError, match="dot drew [02] graphs from one source"):
         figures.render_many(["digraph solo { solo }", two, comment_only], cache_dir=tmp_path, jobs=1)
-    program = figures._dot_program()
+    program = figures.dot_program()
     stored = tmp_path / f"{figures._key(program, comment_only)}.svg"
     assert not stored.exists() or "two_second" not in stored.read_text()
 
@@ -76,5 +76,5 @@ def test_prune_keeps_the_drawings_in_use_and_removes_the_others(tmp_path):
     os.utime(old_tmp, (0, 0))  # left by a process that died long ago
     assert figures.prune(tmp_path, [used]) == 2
     (kept,) = tmp_path.glob("*.svg")
-    assert kept.name == f"{figures._key(figures._dot_program(), used)}.svg"
+    assert kept.name == f"{figures._key(figures.dot_program(), used)}.svg"
     assert young_tmp.exists() and not old_tmp.exists()
