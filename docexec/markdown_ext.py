@@ -29,6 +29,10 @@ Options:
         validates ``mkdocs.yml``, before it imports its plugins), start the snippet worker if
         some snippet will have to run, so that its torch import overlaps the generator's own
         start-up (default False; see ``Session.prestart``). Needs ``root``.
+    defer: leave a place (an HTML comment) for each output block with its figures, and for the
+        note under the title, instead of waiting for the snippets' results; ``fill`` puts them in
+        the converted page later. A caller that started the run with ``Session.start`` can so
+        convert its pages while the snippets run (the MkDocs hook does). Default False.
 """
 
 from __future__ import annotations
@@ -57,11 +61,12 @@ _DIAGRAM = re.compile(r'^(?P<indent>[ \t]*)!\[(?P<alt>[^\]]+)\]\((?P<path>diagra
 class SnippetOutputPreprocessor(Preprocessor):
     """Inserts an output block after every fence that only includes snippets."""
 
-    def __init__(self, md, root: Path, base_path: str, versions_note: bool):
+    def __init__(self, md, root: Path, base_path: str, versions_note: bool, defer: bool = False):
         super().__init__(md)
         self.root = root
         self.base_path = base_path
         self.versions_note = versions_note
+        self.defer = defer
         self.marker = "docexec-block-" + uuid.uuid4().hex + "-"
         self.pending: list[str] = []  # HTML of each marker line left in the page
         self.as_markdown: dict[int, list[str]] = {}  # marker number -> its output block as Markdown lines
@@ -87,22 +92,24 @@ class SnippetOutputPreprocessor(Preprocessor):
             if index not in by_end:
                 continue
             number, indent, targets = by_end[index]
+            figured = [split_target(t)[0] for t in targets if last_fence_of[split_target(t)[0]] == number]
+            if self.defer:
+                out.extend(self._stash(_defer(session, ("output", tuple(targets), tuple(figured))), indent))
+                continue
             text = "\n".join(session.output(t) for t in targets).strip("\n")
-            blocks = [output_html(text)] if text else []  # what follows the fence: one stashed block
-            for target in targets:
-                name = split_target(target)[0]
-                result = session.results.get(f"{self.base_path}/{name}")
-                if last_fence_of[name] == number and result is not None and result.graph_dot:
-                    blocks.append(self._snippet_figure(name, result))
+            blocks = output_blocks(session, text, figured)  # what follows the fence: one stashed block
             if blocks:
-                out.extend(self._stash("\n".join(blocks), indent))
+                out.extend(self._stash(blocks, indent))
             if text:
                 self.as_markdown[len(self.pending) - 1] = output_markdown(text, indent)
         if fences and self.versions_note:
             code = " ".join(session.source(f"{self.base_path}/{split_target(t)[0]}")
                             for _, _, _, targets in fences for t in targets)
             minutes = reading_minutes([lines[i] for i in range(len(lines)) if i not in fenced], code)
-            out = _add_versions_note(out, session.versions(), minutes)
+            if self.defer:
+                out = _insert_under_title(out, _defer(session, ("versions", minutes)))
+            else:
+                out = _add_versions_note(out, session.versions(), minutes)
         return out
 
     def _include_fences(self, lines: list[str]):
@@ -114,13 +121,6 @@ class SnippetOutputPreprocessor(Preprocessor):
         self.pending.append(html)
         return ["", f"{indent}{self.marker}{len(self.pending) - 1}", ""]
 
-    def _snippet_figure(self, name: str, result) -> str:
-        alt = f"Autograd graph: {result.graph_alt}" if result.graph_alt else "Autograd graph"
-        caption = (f"The autograd graph that <code>{escape(Path(name).name)}</code> left behind, drawn from this "
-                   "build's run. Arrows follow the forward pass; <code>backward()</code> walks them in reverse.")
-        svg = figures.render_svg(result.graph_dot, _slug(name), self.root / figures.SVG_CACHE)
-        return _figure(svg, alt, caption)
-
     def _concept_figure(self, match: re.Match) -> list[str]:
         path = self.root / match.group("path")
         if not path.is_file():
@@ -129,6 +129,64 @@ class SnippetOutputPreprocessor(Preprocessor):
                                  self.root / figures.SVG_CACHE)
         caption = escape(match.group("caption") or "")
         return self._stash(_figure(svg, match.group("alt"), caption), match.group("indent"))
+
+
+def output_blocks(session, text: str, figured: list[str]) -> str:
+    """The HTML that follows an include fence: the output block of ``text`` (none if it is empty),
+    then the figure of each snippet named in ``figured`` (``<chapter>/<example>.py``) whose run
+    left a graph. An empty string if there is neither."""
+    blocks = [output_html(text)] if text else []
+    for name in figured:
+        result = session.results.get(f"{session.folder}/{name}")
+        if result is not None and result.graph_dot:
+            blocks.append(_snippet_figure(session, name, result))
+    return "\n".join(blocks)
+
+
+def _snippet_figure(session, name: str, result) -> str:
+    alt = f"Autograd graph: {result.graph_alt}" if result.graph_alt else "Autograd graph"
+    caption = (f"The autograd graph that <code>{escape(Path(name).name)}</code> left behind, drawn from this "
+               "build's run. Arrows follow the forward pass; <code>backward()</code> walks them in reverse.")
+    svg = figures.render_svg(result.graph_dot, _slug(name), session.root / figures.SVG_CACHE)
+    return _figure(svg, alt, caption)
+
+
+#: Deferred places (``defer`` option) are HTML comments with this process's random token, so that
+#: no page text can pass for one; the number indexes ``Session.deferred``.
+_DEFER_TOKEN = uuid.uuid4().hex
+_DEFERRED = re.compile(rf"<!--docexec-deferred-{_DEFER_TOKEN}-(\d+)-->(\n?)")
+
+
+def _defer(session, what: tuple) -> str:
+    number = len(session.deferred)
+    session.deferred[number] = what
+    return f"<!--docexec-deferred-{_DEFER_TOKEN}-{number}-->"
+
+
+def fill(html: str, session) -> str:
+    """Put into ``html`` (a page converted with the ``defer`` option) what the session's results
+    give for each place left: the output blocks and figures, and the note under the title.
+
+    Waits for the results it needs (``Session.wait``). A place that turns out empty (a snippet that
+    wrote nothing and drew no graph) is removed with the line break after it.
+
+    Raises:
+        ExecutionError: as ``Session.wait``.
+        KeyError: an include names a section its snippet does not have.
+        GraphvizError: a figure could not be drawn (``figures.render_svg``).
+    """
+    def place(match: re.Match) -> str:
+        what = session.deferred[int(match.group(1))]
+        if what[0] == "output":
+            _, targets, figured = what
+            session.wait([f"{session.folder}/{split_target(t)[0]}" for t in targets])
+            text = "\n".join(session.output(t) for t in targets).strip("\n")
+            filled = output_blocks(session, text, list(figured))
+        else:
+            filled = _versions_note(session.versions(), what[1])
+        return filled + match.group(2) if filled else ""
+
+    return _DEFERRED.sub(place, html) if "<!--docexec-deferred-" in html else html
 
 
 class BlockPlaceholderPreprocessor(Preprocessor):
@@ -261,15 +319,23 @@ def reading_minutes(prose_lines: list[str], code: str) -> int:
     return max(1, round(words / WORDS_PER_MINUTE))
 
 
-def _add_versions_note(lines: list[str], versions: dict[str, str], minutes: int) -> list[str]:
+def _versions_note(versions: dict[str, str], minutes: int) -> str:
     if not versions:
-        return lines
-    note = (f'<p class="docexec-versions">{minutes} min read · Every output on this page was produced when '
+        return ""
+    return (f'<p class="docexec-versions">{minutes} min read · Every output on this page was produced when '
             f'the page was built, by PyTorch {versions.get("torch", "?")} on Python {versions.get("python", "?")}.</p>')
+
+
+def _add_versions_note(lines: list[str], versions: dict[str, str], minutes: int) -> list[str]:
+    note = _versions_note(versions, minutes)
+    return _insert_under_title(lines, note) if note else lines
+
+
+def _insert_under_title(lines: list[str], html: str) -> list[str]:
     for number, line in enumerate(lines):
         if _TITLE.match(line):
-            return lines[: number + 1] + ["", note, ""] + lines[number + 1:]
-    return ["", note, ""] + lines
+            return lines[: number + 1] + ["", html, ""] + lines[number + 1:]
+    return ["", html, ""] + lines
 
 
 class CodeAbbreviationPostprocessor(Postprocessor):
@@ -307,6 +373,7 @@ class SnippetOutputExtension(Extension):
             "base_path": ["snippets", "folder that includes are relative to"],
             "versions_note": [True, "add the 'outputs produced by' line under the title"],
             "start_early": [False, "start the snippet worker when the extension is first set up"],
+            "defer": [False, "leave places for outputs, figures and the note, filled in later by fill()"],
         }
         super().__init__(**kwargs)
         if self.getConfig("start_early"):
@@ -314,7 +381,7 @@ class SnippetOutputExtension(Extension):
 
     def extendMarkdown(self, md):  # noqa: N802 - Python-Markdown's name
         outputs = SnippetOutputPreprocessor(md, Path(self.getConfig("root")).resolve(), self.getConfig("base_path"),
-                                            bool(self.getConfig("versions_note")))
+                                            bool(self.getConfig("versions_note")), bool(self.getConfig("defer")))
         md.preprocessors.register(outputs, "docexec_output", 34)
         blocks = BlockPlaceholderPreprocessor(md, outputs)
         md.preprocessors.register(blocks, "docexec_blocks", 29)

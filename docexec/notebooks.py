@@ -126,7 +126,8 @@ def chapter_notebook(page: Path, session: Session, site_url: str = "", include_p
 
     Args:
         page: the page's Markdown file (``docs/<chapter>.md``).
-        session: a session that has run the snippets (its results give the outputs).
+        session: a session that has run the snippets, or is running them (``Session.start``):
+            their results give the outputs; this waits for the chapter's own.
         site_url: the published site's address; links to other pages are made absolute with it
             (relative links stay as they are when it is empty).
         include_paths: every folder ``--8<--`` includes may come from, relative to the repository
@@ -135,13 +136,21 @@ def chapter_notebook(page: Path, session: Session, site_url: str = "", include_p
 
     Returns:
         The notebook as a ``dict`` in nbformat 4.5.
+
+    Raises:
+        GraphvizError: a graph could not be drawn (``figures.render_many``).
+        ExecutionError: the run failed (``Session.wait``).
     """
     text = _inline_references(Path(page).read_text(encoding="utf-8"))
     if site_url:
         base = site_url.rstrip("/") + "/"
         text = _PAGE_LINK.sub(lambda m: f"]({base}{m.group('page')}/{m.group('anchor') or ''})", text)
     lines = _plain_markdown(text.split("\n"))
-    session.ensure_run()
+    fences = {start: (end, targets) for start, end, _, targets in include_fences(lines, session.root, session.folder)}
+    paths = [f"{session.folder}/{split_target(t)[0]}" for _, targets in fences.values() for t in targets]
+    session.ensure_run(paths)  # a run under way: this chapter's snippets only
+    drawn = [session.results[p].graph_dot for p in paths if p in session.results and session.results[p].graph_dot]
+    figures.render_many(drawn, cache_dir=session.root / figures.SVG_CACHE)  # in parallel, before the cells
     versions = session.versions()
     cells: list[dict] = []
     prose: list[str] = []
@@ -157,7 +166,6 @@ def chapter_notebook(page: Path, session: Session, site_url: str = "", include_p
         prose.clear()
         attachments.clear()
 
-    fences = {start: (end, targets) for start, end, _, targets in include_fences(lines, session.root, session.folder)}
     fenced = fenced_lines(lines)
     others = _other_includes(lines, session.root, include_paths or [], set(fences))
     index = 0

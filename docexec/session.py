@@ -6,6 +6,7 @@ share, so all of them run the same code on the same results.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import threading
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from . import claims, figures
 from .cache import RunCache
-from .execute import DEFAULT_TIMEOUT, RunResult, run_snippets, start_worker
+from .execute import DEFAULT_TIMEOUT, RunResult, run_snippets, start_worker, stop_worker
 from .problems import DocexecError, Problem
 from .snippets import SNIPPETS_DIR, decode_source, discover, options, sections
 
@@ -51,16 +52,26 @@ class Session:
         self._worker = None  # a worker started early by prestart()
         self._looked = False  # prestart() found every snippet cached since the last run()
         self._sources: dict[str, bytes] = {}  # path -> bytes, read once per run (see source())
+        self.deferred: dict[int, tuple] = {}  # what the Markdown extension left to fill in (see markdown_ext.fill)
+        # A run under way in the background (start() .. wait()): its thread, its worker, what it raised.
+        self._thread: threading.Thread | None = None
+        self._proc = None
+        self._failure: BaseException | None = None
+        self._arrived = threading.Condition()  # notified as each result comes in, and when the run ends
 
     def reset(self) -> None:
-        """Forget every result, so the next question runs the snippets again (each rebuild)."""
+        """Forget every result, so the next question runs the snippets again (each rebuild).
+        A run still under way (a build that stopped early) is stopped first (``cancel``)."""
+        self.cancel()
         self.results = {}
         self._ran = False
         self._sources = {}
+        self.deferred = {}
 
     def run(self, paths: list[str] | None = None,
             while_waiting: Callable[[], None] | None = None) -> dict[str, RunResult]:
-        """Execute ``paths`` (default: every snippet under the folder) and keep their results.
+        """Execute ``paths`` (default: every snippet under the folder) and keep their results:
+        ``start`` then ``wait``.
 
         A run of every snippet (``paths`` None) also removes the cache entries it did not use
         (``RunCache.prune``), so that the cache does not grow with every edit.
@@ -71,15 +82,37 @@ class Session:
                 of its own while the snippets run, and waited for before ``run`` returns: work
                 the caller would do later anyway can use the time spent waiting. It must not
                 raise (anything it raises is lost) and must not use this session.
+
+        Returns:
+            ``self.results``: snippet path -> ``RunResult``, for this run's paths and earlier ones.
+
+        Raises:
+            ExecutionError: the worker could not be started or died (``docexec.execute.run_snippets``).
         """
+        self.start(paths, while_waiting)
+        return self.wait()
+
+    def start(self, paths: list[str] | None = None, while_waiting: Callable[[], None] | None = None) -> None:
+        """Begin a run of ``paths`` (default: every snippet) and return while it goes on.
+
+        Cached results are looked up here and are in ``results`` when this returns; the snippets
+        that must run are run by a thread of this session's, each result kept (claims checked,
+        cache entry written) as it comes in. ``wait`` waits for some or all of them; ``cancel``
+        stops the run. A caller can so render pages while the snippets run (the MkDocs hook
+        does, with ``docexec.markdown_ext``'s ``defer`` option). Arguments as for ``run``.
+
+        Raises:
+            ExecutionError: the worker could not be started.
+        """
+        self.cancel()
         self._ran = self._ever_ran = True
         self.executed = []
         self._sources = {}
         self._looked = False
         if not self.execute:
-            return self.results
+            return
         every = paths is None  # a full run: its keys are all the cache needs to keep
-        paths = discover(self.root, self.folder) if paths is None else paths
+        paths = discover(self.root, self.folder) if paths is None else list(paths)
         per_snippet, found, keys = {}, {}, {}
         for path in paths:
             try:
@@ -93,28 +126,100 @@ class Session:
                 if hit is not None:
                     found[path] = hit
         self.executed = [p for p in paths if p not in found]
+        before = self.results
+        self.results = {**before, **found}
         worker, self._worker = self._worker, None
-        helper = None
-        if self.executed and while_waiting is not None:
-            helper = threading.Thread(target=while_waiting, name="docexec-while-waiting", daemon=True)
-            helper.start()
+        if not self.executed:
+            if worker is not None:  # started by prestart, for nothing: every snippet was cached
+                run_snippets(self.root, [], worker=worker)
+            self._finish(before, paths, found, every, keys)
+            return
+        self._proc = worker if worker is not None else start_worker(self.root)
+        needs = {p: self._needs(p) for p in self.executed}
 
         def keep(result: RunResult) -> None:  # as each result comes in, while the others still run
             if self.cache is not None:
                 self._check_claims(result)  # stored with the result: a warm build checks nothing again
                 self.cache.put(result, keys[result.path])
+            with self._arrived:
+                found[result.path] = result
+                # a new dict, not an update: other threads may be iterating over the current one
+                self.results = {**self.results, result.path: result}
+                self._arrived.notify_all()
 
-        try:
-            fresh = run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=per_snippet,
-                                 needs={p: self._needs(p) for p in self.executed}, worker=worker, on_result=keep)
-        finally:
-            if helper is not None:
-                helper.join()
+        def background() -> None:
+            helper = None
+            if while_waiting is not None:
+                helper = threading.Thread(target=while_waiting, name="docexec-while-waiting", daemon=True)
+                helper.start()
+            try:
+                run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=per_snippet,
+                             needs=needs, worker=self._proc, on_result=keep)
+                self._finish(before, paths, found, every, keys)
+            except BaseException as exc:  # handed to whoever waits  # noqa: BLE001
+                self._failure = exc
+            finally:
+                if helper is not None:
+                    helper.join()
+                with self._arrived:
+                    self._proc = None
+                    self._arrived.notify_all()
+
+        self._failure = None
+        self._thread = threading.Thread(target=background, name="docexec-run", daemon=True)
+        self._thread.start()
+
+    def _finish(self, before: dict[str, RunResult], paths: list[str], found: dict[str, RunResult],
+                every: bool, keys: dict[str, str]) -> None:
+        """End a run whose every result is in: results in the order of ``paths``; unused entries pruned."""
         if every and self.cache is not None:
             self.cache.prune(set(keys.values()), self.folder)
-        found.update(fresh)
-        self.results.update({p: found[p] for p in paths})
+        ordered = dict(before)
+        ordered.update({p: found[p] for p in paths})
+        with self._arrived:
+            self.results = ordered
+
+    def wait(self, paths: list[str] | None = None) -> dict[str, RunResult]:
+        """Wait until the results of ``paths`` (default: the whole run started last) are in.
+
+        Without ``paths`` the run is over when this returns (its thread ended, the cache pruned).
+        Interrupted (Ctrl-C), it stops the run before re-raising.
+
+        Returns:
+            ``self.results``.
+
+        Raises:
+            ExecutionError: the run failed (the worker died); raised by every later wait too, until
+                the next ``start``.
+        """
+        thread = self._thread
+        if thread is None:
+            return self.results
+        try:
+            if paths is None:
+                thread.join()
+            else:
+                with self._arrived:
+                    self._arrived.wait_for(lambda: self._proc is None or all(p in self.results for p in paths))
+        except BaseException:
+            self.cancel()
+            raise
+        if self._failure is not None:
+            raise self._failure
         return self.results
+
+    def cancel(self) -> None:
+        """Stop a run under way, if any: its worker and snippets are ended (SIGTERM, then SIGKILL
+        after 5 s; see ``docexec.execute``), its thread waited for; what it raised is dropped."""
+        thread = self._thread
+        if thread is None:
+            return
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            stop_worker(proc)
+        thread.join()
+        self._thread = None
+        self._failure = None
 
     def tally(self) -> dict[str, int]:
         """How the results of the last ``run`` were had: ``{"run": n, "cached": n, "not_run": n}``,
@@ -167,10 +272,23 @@ class Session:
         # torch._dynamo imports symbolic_shapes itself: one sub-worker serves both
         return ["torch._dynamo"] if "torch._dynamo" in names else names
 
-    def ensure_run(self) -> None:
-        """Run every snippet once if this session has not run yet."""
+    def lateness(self, paths: list[str]) -> int:
+        """How late the last result of ``paths`` is expected from the run under way, as a rank for
+        ordering work that waits for them: 0 if every one is in or runs right away, else 1 + the
+        rank of the slowest heavy module a sub-worker must import first (``LAZY_HEAVY`` lists the
+        slowest first: torch._dynamo gives 2, symbolic_shapes 1)."""
+        slowest_last = list(self.LAZY_HEAVY)[::-1]
+        results, executed = self.results, set(self.executed)
+        return max((1 + slowest_last.index(module) for path in paths if path in executed and path not in results
+                    for module in self._needs(path)), default=0)
+
+    def ensure_run(self, paths: list[str] | None = None) -> None:
+        """Run every snippet once if this session has not run yet; of a run under way, wait for
+        the results of ``paths`` (default: all)."""
         if not self._ran:
             self.run()
+        else:
+            self.wait(paths)
 
     def source(self, path: str) -> str:
         """The text of ``path`` (relative to the root) exactly as stored (see ``snippets.read_source``),
@@ -231,14 +349,18 @@ class Session:
         """
         from .snippets import split_target
 
-        self.ensure_run()
-        if not self.execute:
-            return ""
         name, section = split_target(target)
         path = f"{self.folder}/{name}"
+        if not self._ran:
+            self.run()
+        elif self.execute:
+            self.wait([path])  # a run under way: this snippet's result only
+        if not self.execute:
+            return ""
         if path not in self.results:
             if not (self.root / path).is_file():
                 raise KeyError(f"no snippet {path}")
+            self.wait()  # the run under way ends first
             self.run([path])
         result = self.results[path]
         if section is None:
@@ -274,6 +396,17 @@ def run_problem(result: RunResult) -> Problem:
 
 
 _SESSIONS: dict[Path, Session] = {}
+
+
+def sessions() -> list[Session]:
+    """Every session ``get_session`` made in this process."""
+    return list(_SESSIONS.values())
+
+
+@atexit.register
+def _cancel_runs() -> None:  # a process ending mid-run (Ctrl-C while pages render) leaves no worker behind
+    for session in sessions():
+        session.cancel()
 
 
 def get_session(root: Path, folder: str = SNIPPETS_DIR) -> Session:

@@ -1,10 +1,21 @@
 """The MkDocs adapter: the only file of this project that imports MkDocs.
 
-It runs every snippet once per build (``on_pre_build``), so that ``mkdocs serve`` rebuilds start from
-fresh processes, logs one line per problem as ``<file>:<line>: <reason>``, and stops the build
-with one summary line per failing file. The page rendering itself is done by the Markdown
-extension ``docexec.markdown_ext``, which reads the same session's results. Replacing MkDocs means
-replacing this file only.
+It runs every snippet once per build, so that ``mkdocs serve`` rebuilds start from fresh
+processes, logs one line per problem as ``<file>:<line>: <reason>``, and stops the build with one
+summary line per failing file before any page is written. The page rendering itself is done by the
+Markdown extension ``docexec.markdown_ext``, which reads the same session's results. Replacing
+MkDocs means replacing this file only.
+
+A build's steps, by MkDocs event:
+
+* ``on_pre_build``: the run starts (``Session.start``): cached results are looked up, the rest run
+  in the background while MkDocs goes on.
+* pages are converted meanwhile, with the extension's ``defer`` option: each output block, figure
+  and versions note is left as a place to fill.
+* ``on_pre_page`` of a chapter's notebook page: waits for that chapter's snippets and writes the
+  notebook, which mkdocs-jupyter then converts.
+* ``on_env``, after every page is converted and before any is written: waits for the whole run,
+  logs it, stops the build on any problem (``Abort``), draws the figures and fills every page.
 """
 
 from __future__ import annotations
@@ -21,10 +32,11 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 
 from docexec import figures
-from docexec.markdown_ext import include_fences
+from docexec.execute import ExecutionError
+from docexec.markdown_ext import fill, include_fences
 from docexec.notebooks import chapter_notebook, dumps
-from docexec.session import get_session
-from docexec.snippets import check_includes
+from docexec.session import get_session, sessions
+from docexec.snippets import check_includes, split_target
 
 log = get_plugin_logger("docexec")
 EXTENSION = "docexec.markdown_ext"
@@ -42,10 +54,6 @@ def _include_paths(config) -> list[str]:
     return [paths] if isinstance(paths, str) else list(paths)
 
 
-def _is_chapter(text: str, config) -> bool:
-    return any(include_fences(text.split("\n"), _root(config), _folder(config)))
-
-
 def _root(config) -> Path:
     return Path(config.config_file_path).resolve().parent
 
@@ -55,7 +63,7 @@ def on_config(config):
     if EXTENSION not in config.markdown_extensions:
         raise Abort(f"mkdocs.yml: the hook needs the Markdown extension {EXTENSION} under markdown_extensions")
     root = _root(config)
-    config.mdx_configs.setdefault(EXTENSION, {})["root"] = str(root)
+    config.mdx_configs.setdefault(EXTENSION, {}).update(root=str(root), defer=True)  # filled in on_env
     # If a snippet must run, start the worker now: its torch import overlaps MkDocs' own start-up.
     get_session(root, _folder(config)).prestart()
     if "SOURCE_DATE_EPOCH" not in os.environ:  # sitemap dates: the last commit's, not today's
@@ -69,11 +77,25 @@ def on_config(config):
 
 
 def on_pre_build(config):
-    """Execute every snippet, check its claims and diagrams, draw its figure; abort listing every problem."""
+    """Start running the snippets; pages are converted while they run (see ``on_env``)."""
     figures.forget_dot()  # looked up again by each build: a server notices Graphviz installed meanwhile
+    try:
+        figures.dot_program()
+    except figures.GraphvizError as error:
+        raise Abort(str(error)) from None
     session = get_session(_root(config), _folder(config))
     session.reset()
-    session.run(while_waiting=_warm_up_nbconvert if "mkdocs-jupyter" in config.plugins else None)
+    session.start()
+
+
+@event_priority(100)  # first: the search plugin reads page.content after this event
+def on_env(env, config, files):
+    """Wait for the run; abort listing every problem; draw the figures; fill in every page."""
+    session = get_session(_root(config), _folder(config))
+    try:
+        session.wait()
+    except ExecutionError as error:
+        raise Abort(f"the snippets could not be run: {error}") from None
     if session.execute:
         tally = session.tally()
         log.info(f"{len(session.results)} snippets: {tally['run']} run, {tally['cached']} from the cache"
@@ -100,53 +122,87 @@ def on_pre_build(config):
         if session.execute:  # without execution no graph is known: every drawing would look unused
             # drawings no page of this build shows: neither a run's graph nor a hand-drawn diagram
             figures.prune(session.root / figures.SVG_CACHE, dots + figures.hand_drawn(session.root))
+        for file in files.documentation_pages():
+            page = file.page
+            if page is not None and page.content is not None:
+                page.content = _set_aside(fill(page.content, session), file.src_uri)
     except figures.GraphvizError as error:
         raise Abort(str(error)) from None
+    # Pages are written, and listed in the sitemap, in the order of files: the notebooks' own order
+    # again (on_files ordered them by what was cached), so that every build writes the same bytes.
+    for name in _NOTEBOOK_OF:
+        file = files.get_file_from_path(name)
+        if file is not None:
+            files.remove(file)
+            files.append(file)
+    return env
 
 
-def _warm_up_nbconvert() -> None:
-    """Convert a small notebook with nbconvert, as mkdocs-jupyter will convert each chapter's.
+def on_build_error(error):
+    """A build that stopped early (a bad include, an exception) stops the snippets it started."""
+    for session in sessions():
+        session.cancel()
 
-    The first conversion in a process costs about half a second more than the next ones (imports
-    of Markdown and highlighting code, regular expressions compiled and kept by ``re``). Called
-    while the snippets run, when this process would otherwise wait, it takes that cost off the
-    first chapter notebook. Best effort: a failure here only loses the head start.
-    """
-    try:
-        import nbformat
-        from nbconvert import HTMLExporter
 
-        v4 = nbformat.v4
-        notebook = v4.new_notebook(cells=[
-            v4.new_markdown_cell("# A title\n\nSome *text*, `code` and a [link](https://pytorch.org)."),
-            v4.new_code_cell("print(1)", outputs=[v4.new_output("stream", name="stdout", text="1\n")]),
-        ], metadata={"language_info": {"name": "python"}})
-        HTMLExporter().from_notebook_node(notebook)
-    except Exception as error:  # noqa: BLE001 - a head start only
-        log.debug(f"nbconvert warm-up skipped: {error}")
+def on_shutdown():
+    """``mkdocs serve`` ends: stop a run still under way."""
+    for session in sessions():
+        session.cancel()
 
 
 @event_priority(100)  # before mkdocs-jupyter turns .ipynb files into pages
 def on_files(files, config):
-    """Add each chapter's notebook (``notebooks/<page>.ipynb``) with this build's outputs."""
+    """Add each chapter's notebook (``notebooks/<page>.ipynb``); it is written in ``on_pre_page``.
+
+    MkDocs converts pages in the order of ``files``, notebook pages after the Markdown ones. The
+    notebooks whose snippets need a slow import first (``Session.lateness``) go last, so that
+    the others are converted while those snippets still run."""
     session = get_session(_root(config), _folder(config))
     out = _root(config) / NOTEBOOK_CACHE
+    _NOTEBOOK_OF.clear()
+    notebooks = []
     for page in list(files.documentation_pages()):
         text = Path(page.abs_src_path).read_text(encoding="utf-8")
-        if not _is_chapter(text, config) or check_includes(text, _root(config), _include_paths(config)):
+        fences = list(include_fences(text.split("\n"), _root(config), _folder(config)))
+        if not fences or check_includes(text, _root(config), _include_paths(config)):
             continue  # a page with a bad include gets no notebook; on_page_markdown reports it
         name = f"{NOTEBOOKS}/{Path(page.src_uri).stem}.ipynb"
-        content = dumps(chapter_notebook(Path(page.abs_src_path), session, config.site_url or "",
-                                         _include_paths(config)))
-        target = out / name
-        if not target.is_file() or target.read_text(encoding="utf-8") != content:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.tmp")
-            tmp.write_text(content, encoding="utf-8")
-            os.replace(tmp, target)
+        _NOTEBOOK_OF[name] = page.abs_src_path
+        paths = [f"{_folder(config)}/{split_target(t)[0]}" for _, _, _, targets in fences for t in targets]
+        notebooks.append((session.lateness(paths), len(notebooks), name))
+    for _, _, name in sorted(notebooks):
         files.append(File(name, src_dir=str(out), dest_dir=config.site_dir,
                           use_directory_urls=config.use_directory_urls))
     return files
+
+
+#: notebook src_uri -> the chapter page (Markdown file) it is made from, in the order of the pages
+_NOTEBOOK_OF: dict[str, str] = {}
+
+
+@event_priority(100)  # before mkdocs-jupyter reads the notebook (its cache is keyed by the file's bytes)
+def on_pre_page(page, config, files):
+    """Write a chapter's notebook with this build's outputs, once that chapter's snippets have run.
+
+    Notebook pages come after every Markdown page, so the snippets have had the time it took to
+    convert those. The file is rewritten only if its text changed."""
+    chapter = _NOTEBOOK_OF.get(page.file.src_uri)
+    if chapter is None:
+        return page
+    session = get_session(_root(config), _folder(config))
+    try:
+        content = dumps(chapter_notebook(Path(chapter), session, config.site_url or "", _include_paths(config)))
+    except ExecutionError as error:
+        raise Abort(f"the snippets could not be run: {error}") from None
+    except figures.GraphvizError as error:
+        raise Abort(str(error)) from None
+    target = Path(page.file.abs_src_path)
+    if not target.is_file() or target.read_text(encoding="utf-8") != content:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp")
+        tmp.write_text(content, encoding="utf-8")
+        os.replace(tmp, target)
+    return page
 
 
 #: The SVG element of each figure the Markdown extension inlined (see docexec.markdown_ext._figure).
@@ -158,7 +214,7 @@ _SVG_MARKER = re.compile(rf"<!--docexec-svg-{_TOKEN}-(\d+)-->")
 _SET_ASIDE: dict[str, list[str]] = {}  # page src_uri -> the SVG elements taken out of its content
 
 
-def on_page_content(html, page, config, files):
+def _set_aside(html: str, src_uri: str) -> str:
     """Set each figure's SVG aside until ``on_post_page``. Plugins that read ``page.content``
     meanwhile (the search plugin parses every tag of it) would otherwise handle thousands of SVG
     elements per chapter for nothing: a figure's words are in its caption and alt text."""
@@ -168,12 +224,12 @@ def on_page_content(html, page, config, files):
         svgs.append(match.group(2))
         return f"{match.group(1)}<!--docexec-svg-{_TOKEN}-{len(svgs) - 1}-->"
 
-    _SET_ASIDE[page.file.src_uri] = svgs
+    _SET_ASIDE[src_uri] = svgs
     return _FIGURE_SVG.sub(set_aside, html)
 
 
 def on_post_page(output, page, config):
-    """Put the figures set aside by ``on_page_content`` back in the page's HTML."""
+    """Put the figures set aside in ``on_env`` back in the page's HTML."""
     svgs = _SET_ASIDE.pop(page.file.src_uri, [])
     return _SVG_MARKER.sub(lambda match: svgs[int(match.group(1))], output) if svgs else output
 

@@ -122,3 +122,83 @@ def test_output_html_is_what_pygments_makes_of_the_text_fence(text):
 
     md = markdown.Markdown(extensions=["pymdownx.highlight", "pymdownx.superfences"])
     assert output_html(text) == md.convert("\n".join(output_markdown(text)))
+
+
+DEFER_PAGE = '''# A chapter
+
+Some prose about `grad_fn`.
+
+```python
+--8<-- "ch/plain.py"
+```
+
+!!! note "Inside an admonition"
+
+    ```python
+    --8<-- "ch/parts.py:one"
+    ```
+
+- a list item
+
+    ```python
+    --8<-- "ch/parts.py:two"
+    ```
+
+<div class="example">
+
+```python
+--8<-- "ch/silent.py"
+```
+
+</div>
+
+```python
+--8<-- "ch/plain.py"
+--8<-- "ch/prints_include.py"
+```
+
+![A concept](diagrams/concepts/c.dot "A caption")
+'''
+
+
+def test_a_deferred_page_filled_in_is_the_page_converted_with_the_results_at_hand(repo):
+    """The hook converts pages while the snippets run (defer), then fills them in: the same HTML
+    byte for byte, wherever the include stands. A snippet that writes nothing and draws no graph
+    is the one exception: its empty place may leave blank lines (whitespace only)."""
+    import re
+
+    from docexec.markdown_ext import fill
+
+    write_snippets(repo, {"snippets/ch/silent.py": "x = 1\n"})
+    session = get_session(repo)
+    session.reset()
+    session.run()
+
+    def convert_with(page: str, defer: bool) -> str:
+        md = markdown.Markdown(extensions=["admonition", "pymdownx.superfences", "pymdownx.snippets", "md_in_html",
+                                           "docexec.markdown_ext"],
+                               extension_configs={"pymdownx.snippets": {"base_path": [str(repo / "snippets")]},
+                                                  "docexec.markdown_ext": {"root": str(repo), "defer": defer}})
+        return md.convert(page)
+
+    speaking = DEFER_PAGE.replace('```python\n--8<-- "ch/silent.py"\n```\n', "")
+    deferred = convert_with(speaking, True)
+    assert '"filename">Output' not in deferred and "docexec-versions" not in deferred
+    assert deferred.count("<svg") == 1  # the concept diagram's: it needs no run
+    assert deferred.count("<!--docexec-deferred-") == 5  # four include fences and the versions note
+    expected = convert_with(speaking, False)
+    assert expected.count('<span class="filename">Output</span>') == 4 and "docexec-versions" in expected
+    assert expected.count("<svg") == 2  # and the graph parts.py left, after its last include
+    assert fill(deferred, session) == expected
+
+    filled, expected = fill(convert_with(DEFER_PAGE, True), session), convert_with(DEFER_PAGE, False)
+    assert "docexec-deferred" not in filled and filled.count('"filename">Output') == 4
+    assert re.sub(r"\n+", "\n", filled) == re.sub(r"\n+", "\n", expected)
+
+
+def test_fill_leaves_page_text_that_looks_like_a_deferred_place_alone(repo):
+    from docexec.markdown_ext import fill
+
+    session = get_session(repo)
+    text = "<p><!--docexec-deferred-0--> and &lt;!--docexec-deferred-x-0--&gt;</p>"
+    assert fill(text, session) == text

@@ -119,6 +119,46 @@ def test_a_missing_section_fails_the_build_with_page_and_line(site_copy, tmp_pat
     assert re.search(r"docs/01-computational-graph\.md:\d+: includes section 'to_svg' of 'graph.py'", proc.stderr)
 
 
+def test_a_build_that_stops_early_leaves_no_snippet_running(site_copy, tmp_path):
+    """Pages are converted while the snippets run; a page that stops the build (here a bad
+    include) must stop the run too, not leave a snippet running after the build has ended."""
+    import time
+
+    from .test_execute import assert_ends
+
+    pid_file = tmp_path / "sleeper.pid"
+    (site_copy / "snippets/backward-pass/aa_sleeper.py").write_text(  # the first to run
+        f"# docexec: timeout=300\nimport os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "time.sleep(200)\n", encoding="utf-8")
+    _replace(site_copy / "docs/02-backward-pass.md", '"backward-pass/', '"backward-pass/no_such_')
+    started = time.monotonic()
+    proc = mkdocs_build(site_copy, tmp_path / "out")
+    assert proc.returncode != 0 and "no_such_" in proc.stderr
+    assert time.monotonic() - started < 120  # not the sleeper's 200 s
+    # The build may stop before the worker has even imported torch: give a worker left behind the
+    # time to start the sleeper, then it must be gone (or have never started).
+    deadline = time.monotonic() + 15
+    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if pid_file.exists():
+        assert_ends(int(pid_file.read_text()), "a snippet still runs after the build stopped")
+
+
+def test_a_cold_build_and_a_warm_build_write_the_same_bytes(site_copy, tmp_path):
+    """A cold build converts the notebooks in another order (those waiting for slow snippets
+    last) and fills pages in after converting them: what it writes must not show it."""
+    cold = mkdocs_build(site_copy, tmp_path / "cold")
+    assert cold.returncode == 0, cold.stderr[-3000:]
+    assert re.search(r"docexec: \d+ snippets: [1-9]\d* run, 0 from the cache", cold.stderr)
+    warm = mkdocs_build(site_copy, tmp_path / "warm")
+    assert warm.returncode == 0, warm.stderr[-3000:]
+    assert re.search(r"docexec: \d+ snippets: 0 run", warm.stderr)
+    written = {p.relative_to(tmp_path / "cold"): p.read_bytes() for p in (tmp_path / "cold").rglob("*") if p.is_file()}
+    again = {p.relative_to(tmp_path / "warm"): p.read_bytes() for p in (tmp_path / "warm").rglob("*") if p.is_file()}
+    assert sorted(map(str, written)) == sorted(map(str, again))
+    assert [str(name) for name in written if written[name] != again[name]] == []
+
+
 def generated_diagrams() -> dict[str, str]:
     """Committed generated DOT files -> the snippet each came from."""
     from docexec.figures import generated_by
@@ -171,14 +211,6 @@ def _adapter():
     return adapter
 
 
-def test_the_nbconvert_warm_up_converts_without_falling_back(caplog):
-    import logging
-
-    with caplog.at_level(logging.DEBUG, logger="mkdocs.plugins.docexec"):
-        _adapter()._warm_up_nbconvert()
-    assert "skipped" not in caplog.text
-
-
 def test_page_text_that_looks_like_a_set_aside_marker_stays_as_written():
     from types import SimpleNamespace
 
@@ -186,7 +218,7 @@ def test_page_text_that_looks_like_a_set_aside_marker_stays_as_written():
     page = SimpleNamespace(file=SimpleNamespace(src_uri="x.md"))
     html = ('<p><!--docexec-svg-0--> <!--docexec-svg-3--></p>\n'
             '<figure class="docexec-figure">\n<svg id="a"><g/></svg>\n<figcaption>c</figcaption></figure>')
-    indexed = adapter.on_page_content(html, page, None, None)
+    indexed = adapter._set_aside(html, page.file.src_uri)
     assert "<svg" not in indexed
     assert adapter.on_post_page(indexed, page, None) == html
 
@@ -265,7 +297,7 @@ def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_s
     assert after == before
     session = Session(ROOT)
     session.run()
-    program = figures._dot_program()
+    program = figures.dot_program()
     shown = list(session.graphs().values()) + figures.hand_drawn(ROOT)
     assert set(after) == {f"{figures._key(program, dot)}.svg" for dot in shown}
 
