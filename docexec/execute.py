@@ -244,10 +244,10 @@ def run_snippets(
     missing = [p for p in paths if p not in results]
     if proc.returncode != 0 or missing:
         tail = stderr.strip().splitlines()[-5:]
-        named = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+        # Every one is named: the snippet that killed the worker is among them, and nothing says which.
         raise ExecutionError(
             f"the snippet worker exited with status {proc.returncode} before running "
-            f"{named or 'all snippets'}: " + " | ".join(tail)
+            f"{', '.join(missing) or 'all snippets'}" + (": " + " | ".join(tail) if tail else "")
         )
     return {p: results[p] for p in paths}
 

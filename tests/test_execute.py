@@ -315,6 +315,7 @@ def test_a_worker_killed_by_its_snippet_leaves_no_sub_worker_waiting_for_a_slot(
     thread.join(30)
     assert not thread.is_alive(), "the build still waits: the sub-worker outlived its worker"
     assert raised and "exited with status -9" in str(raised[0])
+    assert "snippets/k/kills_the_worker.py" in str(raised[0])  # among the snippets it did not answer for
     assert not (tmp_path / "sub.pid").exists()  # the sub-worker ran nothing after its worker died
 
 
