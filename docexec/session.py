@@ -52,7 +52,7 @@ class Session:
         self._worker = None  # a worker started early by prestart()
         self._looked = False  # prestart() found every snippet cached since the last run()
         self._sources: dict[str, bytes] = {}  # path -> bytes, read once per run (see source())
-        self.deferred: dict[int, tuple] = {}  # what the Markdown extension left to fill in (see markdown_ext.fill)
+        self.deferred: dict[int, dict] = {}  # what the Markdown extension left to fill in (see markdown_ext.fill)
         # A run under way in the background (start() .. wait()): its thread, its worker, what it raised.
         self._thread: threading.Thread | None = None
         self._proc = None
@@ -126,8 +126,9 @@ class Session:
                 if hit is not None:
                     found[path] = hit
         self.executed = [p for p in paths if p not in found]
-        before = self.results
-        self.results = {**before, **found}
+        before = self.results  # for the order of results when the run ends (see _finish)
+        again = set(paths)  # results of an earlier run of these paths are not this run's: out until in
+        self.results = {**{p: r for p, r in before.items() if p not in again}, **found}
         worker, self._worker = self._worker, None
         if not self.executed:
             if worker is not None:  # started by prestart, for nothing: every snippet was cached

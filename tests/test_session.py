@@ -99,3 +99,20 @@ def test_lateness_ranks_snippets_by_the_slow_import_they_wait_for(tmp_path):
         gate.write_text("open")
     session.wait()
     assert session.lateness(["snippets/c/optimizer.py"]) == 0  # in: nothing to wait for
+
+
+def test_a_new_run_does_not_hand_out_the_last_runs_result_of_a_snippet_it_runs_again(tmp_path):
+    gate = tmp_path / "gate"
+    write_snippets(tmp_path, {"snippets/c/a.py": "print('one')  # one\n"})
+    session = Session(tmp_path, cache=False)
+    session.run()
+    write_snippets(tmp_path, {"snippets/c/a.py": f"""
+        import os, time
+        while not os.path.exists({str(gate)!r}):
+            time.sleep(0.02)
+        print('two')  # two
+    """})
+    session.start()
+    assert "snippets/c/a.py" not in session.results  # the last run's 'one' is not this run's
+    gate.write_text("open")
+    assert session.output("c/a.py") == "two"
