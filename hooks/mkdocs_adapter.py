@@ -29,7 +29,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import Abort
 from mkdocs.plugins import event_priority, get_plugin_logger
-from mkdocs.structure.files import File
+from mkdocs.structure.files import File, InclusionLevel
 
 from docexec import figures
 from docexec.execute import ExecutionError
@@ -122,7 +122,7 @@ def on_env(env, config, files):
         if session.execute:  # without execution no graph is known: every drawing would look unused
             # drawings no page of this build shows: neither a run's graph nor a hand-drawn diagram
             figures.prune(session.root / figures.SVG_CACHE, dots + figures.hand_drawn(session.root))
-        for file in files.documentation_pages():
+        for file in files.documentation_pages(inclusion=InclusionLevel.all):  # drafts too: `serve` shows them
             page = file.page
             if page is not None and page.content is not None:
                 page.content = _set_aside(fill(page.content, session), file.src_uri)

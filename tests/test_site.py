@@ -159,6 +159,29 @@ def test_a_cold_build_and_a_warm_build_write_the_same_bytes(site_copy, tmp_path)
     assert [str(name) for name in written if written[name] != again[name]] == []
 
 
+def test_a_draft_page_that_mkdocs_serve_shows_gets_its_outputs(site_copy, tmp_path):
+    """`mkdocs serve` builds draft pages too (MkDocs' draft_docs), which `mkdocs build` leaves
+    out: their places must be filled like any other page's."""
+    import textwrap
+
+    (site_copy / "docs/zz-draft.md").write_text(
+        '# A draft\n\n```python\n--8<-- "computational-graph/opt_in.py"\n```\n', encoding="utf-8")
+    config = (site_copy / "mkdocs.yml").read_text(encoding="utf-8")
+    (site_copy / "mkdocs.yml").write_text(config + "draft_docs: |\n  zz-draft.md\n", encoding="utf-8")
+    script = textwrap.dedent("""
+        import sys
+        from mkdocs.commands.build import build
+        from mkdocs.config import load_config
+        build(load_config("mkdocs.yml", site_dir=sys.argv[1]), serve_url="http://127.0.0.1:8000/")
+        """)  # what `mkdocs serve` runs for each build
+    proc = subprocess.run([sys.executable, "-c", script, str(tmp_path / "out")], cwd=site_copy, capture_output=True,
+                          text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    built = (tmp_path / "out/zz-draft/index.html").read_text(encoding="utf-8")
+    assert "docexec-deferred" not in built
+    assert built.count('<span class="filename">Output</span>') == 1 and "docexec-versions" in built
+
+
 def generated_diagrams() -> dict[str, str]:
     """Committed generated DOT files -> the snippet each came from."""
     from docexec.figures import generated_by
