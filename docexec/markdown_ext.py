@@ -69,11 +69,13 @@ class SnippetOutputPreprocessor(Preprocessor):
         self.defer = defer
         self.marker = "docexec-block-" + uuid.uuid4().hex + "-"
         self.pending: list[str] = []  # HTML of each marker line left in the page
+        self.deferred: list[dict] = []  # the places left for fill() in this conversion
         self.as_markdown: dict[int, list[str]] = {}  # marker number -> its output block as Markdown lines
 
     def run(self, lines: list[str]) -> list[str]:
         self.pending = []
         self.as_markdown = {}
+        self.deferred = []  # the places left in this conversion (``defer``); see CodeAbbreviationPostprocessor
         session = get_session(self.root, self.base_path)
         fences = list(self._include_fences(lines))
         last_fence_of = {}
@@ -94,7 +96,7 @@ class SnippetOutputPreprocessor(Preprocessor):
             number, indent, targets = by_end[index]
             figured = [split_target(t)[0] for t in targets if last_fence_of[split_target(t)[0]] == number]
             if self.defer:
-                out.extend(self._stash(_defer(session, ("output", tuple(targets), tuple(figured))), indent))
+                out.extend(self._stash(self._defer(session, {"targets": targets, "figured": figured}), indent))
                 continue
             text = "\n".join(session.output(t) for t in targets).strip("\n")
             blocks = output_blocks(session, text, figured)  # what follows the fence: one stashed block
@@ -107,10 +109,14 @@ class SnippetOutputPreprocessor(Preprocessor):
                             for _, _, _, targets in fences for t in targets)
             minutes = reading_minutes([lines[i] for i in range(len(lines)) if i not in fenced], code)
             if self.defer:
-                out = _insert_under_title(out, _defer(session, ("versions", minutes)))
+                out = _insert_under_title(out, self._defer(session, {"minutes": minutes}))
             else:
                 out = _add_versions_note(out, session.versions(), minutes)
         return out
+
+    def _defer(self, session, place: dict) -> str:
+        self.deferred.append(place)
+        return _defer(session, place)
 
     def _include_fences(self, lines: list[str]):
         return include_fences(lines, self.root, self.base_path)
@@ -157,9 +163,9 @@ _DEFER_TOKEN = uuid.uuid4().hex
 _DEFERRED = re.compile(rf"<!--docexec-deferred-{_DEFER_TOKEN}-(\d+)-->(\n?)")
 
 
-def _defer(session, what: tuple) -> str:
+def _defer(session, place: dict) -> str:
     number = len(session.deferred)
-    session.deferred[number] = what
+    session.deferred[number] = place
     return f"<!--docexec-deferred-{_DEFER_TOKEN}-{number}-->"
 
 
@@ -177,13 +183,13 @@ def fill(html: str, session) -> str:
     """
     def place(match: re.Match) -> str:
         what = session.deferred[int(match.group(1))]
-        if what[0] == "output":
-            _, targets, figured = what
-            session.wait([f"{session.folder}/{split_target(t)[0]}" for t in targets])
-            text = "\n".join(session.output(t) for t in targets).strip("\n")
-            filled = output_blocks(session, text, list(figured))
+        if "targets" in what:
+            session.wait([f"{session.folder}/{split_target(t)[0]}" for t in what["targets"]])
+            text = "\n".join(session.output(t) for t in what["targets"]).strip("\n")
+            # what CodeAbbreviationPostprocessor did to the rest of the page, done to this part
+            filled = abbreviate_code(output_blocks(session, text, what["figured"]), what.get("terms", {}))
         else:
-            filled = _versions_note(session.versions(), what[1])
+            filled = _versions_note(session.versions(), what["minutes"])
         return filled + match.group(2) if filled else ""
 
     return _DEFERRED.sub(place, html) if "<!--docexec-deferred-" in html else html
@@ -351,17 +357,28 @@ class CodeAbbreviationPostprocessor(Postprocessor):
         terms = getattr(abbr, "abbrs", {}) if abbr is not None else {}
         if not terms:
             return text
-        # Starting with a literal lets the regular expression engine skip ahead to each "<code>";
-        # a look-behind for "<pre>" in front of it would make it try every position of the page.
-        pattern = re.compile(r"<code>(" + "|".join(re.escape(escape(t)) for t in terms) + r")</code>")
+        outputs = self.md.preprocessors["docexec_output"] if "docexec_output" in self.md.preprocessors else None
+        for place in getattr(outputs, "deferred", []):  # filled in later: fill() does the same to them
+            place["terms"] = dict(terms)
+        return abbreviate_code(text, terms)
 
-        def wrap(match: re.Match) -> str:
-            if match.start() >= 5 and text.startswith("<pre>", match.start() - 5):  # a code block's whole text, not a code span
-                return match.group(0)
-            title = escape(terms[unescape(match.group(1))], quote=True)
-            return f'<abbr title="{title}">{match.group(0)}</abbr>'
 
-        return pattern.sub(wrap, text)
+def abbreviate_code(html: str, terms: dict[str, str]) -> str:
+    """Wrap each ``<code>`` element of ``html`` whose whole text is a key of ``terms`` (term ->
+    its title) in ``<abbr title="...">``, except the text of a ``<pre><code>`` block."""
+    if not terms:
+        return html
+    # Starting with a literal lets the regular expression engine skip ahead to each "<code>";
+    # a look-behind for "<pre>" in front of it would make it try every position of the page.
+    pattern = re.compile(r"<code>(" + "|".join(re.escape(escape(t)) for t in terms) + r")</code>")
+
+    def wrap(match: re.Match) -> str:
+        if match.start() >= 5 and html.startswith("<pre>", match.start() - 5):  # a code block's whole text, not a code span
+            return match.group(0)
+        title = escape(terms[unescape(match.group(1))], quote=True)
+        return f'<abbr title="{title}">{match.group(0)}</abbr>'
+
+    return pattern.sub(wrap, html)
 
 
 class SnippetOutputExtension(Extension):

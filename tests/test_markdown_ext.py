@@ -158,6 +158,8 @@ Some prose about `grad_fn`.
 ```
 
 ![A concept](diagrams/concepts/c.dot "A caption")
+
+*[backward()]: The call that walks the graph in reverse.
 '''
 
 
@@ -175,8 +177,8 @@ def test_a_deferred_page_filled_in_is_the_page_converted_with_the_results_at_han
     session.run()
 
     def convert_with(page: str, defer: bool) -> str:
-        md = markdown.Markdown(extensions=["admonition", "pymdownx.superfences", "pymdownx.snippets", "md_in_html",
-                                           "docexec.markdown_ext"],
+        md = markdown.Markdown(extensions=["abbr", "admonition", "pymdownx.superfences", "pymdownx.snippets",
+                                           "md_in_html", "docexec.markdown_ext"],
                                extension_configs={"pymdownx.snippets": {"base_path": [str(repo / "snippets")]},
                                                   "docexec.markdown_ext": {"root": str(repo), "defer": defer}})
         return md.convert(page)
@@ -189,6 +191,7 @@ def test_a_deferred_page_filled_in_is_the_page_converted_with_the_results_at_han
     expected = convert_with(speaking, False)
     assert expected.count('<span class="filename">Output</span>') == 4 and "docexec-versions" in expected
     assert expected.count("<svg") == 2  # and the graph parts.py left, after its last include
+    assert '<abbr title="The call that walks the graph in reverse."><code>backward()</code></abbr>' in expected
     assert fill(deferred, session) == expected
 
     filled, expected = fill(convert_with(DEFER_PAGE, True), session), convert_with(DEFER_PAGE, False)
