@@ -115,8 +115,11 @@ class SnippetOutputPreprocessor(Preprocessor):
         return out
 
     def _defer(self, session, place: dict) -> str:
+        """Leave ``place`` for ``fill``: kept in ``session.deferred``, named by an HTML comment."""
         self.deferred.append(place)
-        return _defer(session, place)
+        number = len(session.deferred)
+        session.deferred[number] = place
+        return f"<!--docexec-deferred-{_DEFER_TOKEN}-{number}-->"
 
     def _include_fences(self, lines: list[str]):
         return include_fences(lines, self.root, self.base_path)
@@ -163,17 +166,11 @@ _DEFER_TOKEN = uuid.uuid4().hex
 _DEFERRED = re.compile(rf"<!--docexec-deferred-{_DEFER_TOKEN}-(\d+)-->(\n?)")
 
 
-def _defer(session, place: dict) -> str:
-    number = len(session.deferred)
-    session.deferred[number] = place
-    return f"<!--docexec-deferred-{_DEFER_TOKEN}-{number}-->"
-
-
 def fill(html: str, session) -> str:
     """Put into ``html`` (a page converted with the ``defer`` option) what the session's results
     give for each place left: the output blocks and figures, and the note under the title.
 
-    Waits for the results it needs (``Session.wait``). A place that turns out empty (a snippet that
+    Waits for the results it needs (``Session.output`` waits for each). A place that turns out empty (a snippet that
     wrote nothing and drew no graph) is removed with the line break after it.
 
     Raises:
@@ -184,7 +181,6 @@ def fill(html: str, session) -> str:
     def place(match: re.Match) -> str:
         what = session.deferred[int(match.group(1))]
         if "targets" in what:
-            session.wait([f"{session.folder}/{split_target(t)[0]}" for t in what["targets"]])
             text = "\n".join(session.output(t) for t in what["targets"]).strip("\n")
             # what CodeAbbreviationPostprocessor did to the rest of the page, done to this part
             filled = abbreviate_code(output_blocks(session, text, what["figured"]), what.get("terms", {}))
