@@ -25,6 +25,7 @@ import posixpath
 import re
 import subprocess
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 from mkdocs.exceptions import Abort
@@ -76,13 +77,23 @@ def on_config(config):
     return config
 
 
+@contextmanager
+def _aborting():
+    """Turn the machinery's own failures (the worker died; Graphviz missing or refusing a graph)
+    into MkDocs' ``Abort``, which prints its one-line reason without a traceback."""
+    try:
+        yield
+    except ExecutionError as error:
+        raise Abort(f"the snippets could not be run: {error}") from None
+    except figures.GraphvizError as error:
+        raise Abort(str(error)) from None
+
+
 def on_pre_build(config):
     """Start running the snippets; pages are converted while they run (see ``on_env``)."""
     figures.forget_dot()  # looked up again by each build: a server notices Graphviz installed meanwhile
-    try:
+    with _aborting():
         figures.dot_program()
-    except figures.GraphvizError as error:
-        raise Abort(str(error)) from None
     session = get_session(_root(config), _folder(config))
     session.reset()
     session.start()
@@ -92,10 +103,8 @@ def on_pre_build(config):
 def on_env(env, config, files):
     """Wait for the run; abort listing every problem; draw the figures; fill in every page."""
     session = get_session(_root(config), _folder(config))
-    try:
+    with _aborting():
         session.wait()
-    except ExecutionError as error:
-        raise Abort(f"the snippets could not be run: {error}") from None
     if session.execute:
         tally = session.tally()
         log.info(f"{len(session.results)} snippets: {tally['run']} run, {tally['cached']} from the cache"
@@ -117,7 +126,7 @@ def on_env(env, config, files):
             f"{summary}\nFix the snippet, or run `make fix` if only its claimed output or its diagram is out of date."
         )
     dots = list(session.graphs().values())
-    try:
+    with _aborting():
         figures.render_many(dots, cache_dir=session.root / figures.SVG_CACHE)
         if session.execute:  # without execution no graph is known: every drawing would look unused
             # drawings no page of this build shows: neither a run's graph nor a hand-drawn diagram
@@ -126,8 +135,6 @@ def on_env(env, config, files):
             page = file.page
             if page is not None and page.content is not None:
                 page.content = _set_aside(fill(page.content, session), file.src_uri)
-    except figures.GraphvizError as error:
-        raise Abort(str(error)) from None
     # Pages are written, and listed in the sitemap, in the order of files: the notebooks' own order
     # again (on_files ordered them by what was cached), so that every build writes the same bytes.
     for name in _NOTEBOOK_OF:
@@ -190,12 +197,8 @@ def on_pre_page(page, config, files):
     if chapter is None:
         return page
     session = get_session(_root(config), _folder(config))
-    try:
+    with _aborting():
         content = dumps(chapter_notebook(Path(chapter), session, config.site_url or "", _include_paths(config)))
-    except ExecutionError as error:
-        raise Abort(f"the snippets could not be run: {error}") from None
-    except figures.GraphvizError as error:
-        raise Abort(str(error)) from None
     target = Path(page.file.abs_src_path)
     if not target.is_file() or target.read_text(encoding="utf-8") != content:
         target.parent.mkdir(parents=True, exist_ok=True)
