@@ -29,7 +29,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from functools import lru_cache
@@ -37,6 +36,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .execute import RunResult
+from .files import write_atomically
 from .problems import Problem
 
 CACHE_DIR = ".cache/docexec"
@@ -56,8 +56,8 @@ def environment() -> str:
         torch = "none"
     here = Path(__file__).resolve().parent
     machinery = hashlib.sha256()
-    for path in sorted(here.glob("*.py")):
-        machinery.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(here.rglob("*.py")):
+        machinery.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return _sha(f"{FORMAT}|{torch}|{sys.version}|{machinery.hexdigest()}".encode())
 
 
@@ -134,11 +134,7 @@ class RunCache:
             fields["claim_problems"] = [dataclasses.asdict(problem) for problem in result.claim_problems]
         entry = {"format": FORMAT, "path": result.path, "deps": digests, "absent": sorted(set(result.absent)),
                  "result": fields}
-        self.folder.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=self.folder, prefix=".entry-", suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(entry, out)
-        os.replace(temp, self.folder / f"{key}.json")
+        write_atomically(self.folder / f"{key}.json", json.dumps(entry))
 
     def prune(self, keep: set[str], folder: str, stale_after: float = 600.0) -> int:
         """Remove every entry of a snippet under ``folder`` whose key is not in ``keep`` (entries of

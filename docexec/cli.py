@@ -9,27 +9,13 @@ run changes nothing.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from . import claims, figures
+from .files import write_atomically
 from .session import Session, run_problem
 from .snippets import SNIPPETS_DIR, discover
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a crash leaves either the old or the new file."""
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
 
 
 def _show(lines: list[str] | None) -> str:
@@ -56,7 +42,7 @@ def fix(session: Session, paths: list[str], out=sys.stdout) -> int:
             left += 1
             continue
         if new_source != source:
-            _write_atomically(session.root / path, new_source)
+            write_atomically(session.root / path, new_source)
         for change in changes:
             print(f"{path}:{change.line}: {_show(change.before)}  =>  {_show(change.after)}", file=out)
         remaining = claims.check(path, new_source, claims.remap_prints(source, new_source, result.prints))

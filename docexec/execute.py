@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .problems import Problem
+from .protocol import Group, Report, Request
 
 DEFAULT_TIMEOUT = 30.0  # seconds a snippet may run before it is stopped
 DEFAULT_MEMORY_MB = 4096.0  # MiB of address space a snippet may add to the worker's own
@@ -91,8 +92,8 @@ class RunResult:
         return "".join(text for _, text, _ in self.chunks) + self.raw
 
     @classmethod
-    def from_worker(cls, data: dict) -> "RunResult":
-        """Build a result from one JSON line written by ``docexec.worker``."""
+    def from_report(cls, data: Report) -> RunResult:
+        """Build a result from one report of the worker (``docexec.protocol.Report``)."""
         end = data.get("end") or {}
         chunks, prints, graph = [], [], {}
         for event in data.get("events", []):
@@ -197,16 +198,12 @@ def run_snippets(
     for path in paths:
         modules = tuple(dict.fromkeys((needs or {}).get(path, [])))
         groups.setdefault(modules, []).append(path)
-    request = {
-        "root": str(Path(root).resolve()),
-        "jobs": jobs or os.cpu_count() or 1,
-        "timeout": timeout,
-        "memory_mb": memory_mb,
-        "options": options or {},
+    request = Request(
+        root=str(Path(root).resolve()), jobs=jobs or os.cpu_count() or 1, timeout=timeout, memory_mb=memory_mb,
+        options=options or {},
         # the group with the fewest modules to import first: the worker runs it without waiting
-        "groups": [{"preload": list(modules), "snippets": members}
-                   for modules, members in sorted(groups.items(), key=lambda item: len(item[0]))],
-    }
+        groups=[Group(list(modules), members) for modules, members in sorted(groups.items(), key=lambda i: len(i[0]))],
+    )
     proc = worker or start_worker(root, python)
     results: dict[str, RunResult] = {}
     stderr_parts: list[str] = []
@@ -222,7 +219,7 @@ def run_snippets(
     # The worker reads the whole request before it writes a result, and writes each result as
     # soon as its snippet ends. Each pipe has a thread of its own, so that none can fill up: a
     # worker blocked on a full pipe would stop enforcing timeouts while ``on_result`` works.
-    feeders = [threading.Thread(target=_write_and_close, args=(proc.stdin, json.dumps(request)), daemon=True),
+    feeders = [threading.Thread(target=_write_and_close, args=(proc.stdin, request.dumps()), daemon=True),
                threading.Thread(target=lambda: stderr_parts.append(proc.stderr.read()), daemon=True),
                threading.Thread(target=read_results, daemon=True)]
     for thread in feeders:
@@ -230,7 +227,7 @@ def run_snippets(
     try:
         while (line := lines.get()) is not None:
             if line.strip():
-                result = RunResult.from_worker(json.loads(line))
+                result = RunResult.from_report(json.loads(line))
                 results[result.path] = result
                 if on_result is not None:
                     on_result(result)
@@ -254,7 +251,7 @@ def run_snippets(
 
 def stop_worker(proc: subprocess.Popen, grace: float = 5.0) -> None:
     """End the worker: SIGTERM first, on which it stops its snippets and sub-workers
-    (``docexec.worker._stop_everything``), then SIGKILL if it has not ended after ``grace`` seconds."""
+    (``docexec.worker.pool.stop_everything``), then SIGKILL if it has not ended after ``grace`` seconds."""
     try:
         proc.send_signal(signal.SIGTERM)
         proc.wait(grace)

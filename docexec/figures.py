@@ -17,11 +17,11 @@ import os
 import re
 import shutil
 import subprocess
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .cache import remove_unused
+from .files import write_atomically
 from .problems import Problem
 from .snippets import files_under
 
@@ -121,10 +121,7 @@ def sync(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str = 
         if target.is_file() and target.read_text(encoding="utf-8") == text:
             continue
         verb = "updated" if target.is_file() else "written"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
+        write_atomically(target, text)
         changes.append(f"{target.relative_to(root).as_posix()}: {verb}")
     for path in orphans(root, graphs, ran):
         (Path(root) / path).unlink()
@@ -181,11 +178,7 @@ def _load(key: str, cache_dir: Path | None) -> bool:
 def _keep(key: str, svg: str, cache_dir: Path | None) -> None:
     _SVG_CACHE[key] = svg
     if cache_dir is not None:
-        stored = Path(cache_dir) / f"{key}.svg"
-        stored.parent.mkdir(parents=True, exist_ok=True)
-        tmp = stored.with_name(f".{stored.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_text(svg, encoding="utf-8")
-        os.replace(tmp, stored)
+        write_atomically(Path(cache_dir) / f"{key}.svg", svg)
 
 
 def _run_dot(program: str, source: str) -> subprocess.CompletedProcess:

@@ -34,6 +34,7 @@ from mkdocs.structure.files import File, InclusionLevel
 
 from docexec import figures
 from docexec.execute import ExecutionError
+from docexec.files import write_atomically
 from docexec.markdown_ext import fill, include_fences
 from docexec.notebooks import chapter_notebook, dumps
 from docexec.session import get_session, sessions
@@ -201,10 +202,7 @@ def on_pre_page(page, config, files):
         content = dumps(chapter_notebook(Path(chapter), session, config.site_url or "", _include_paths(config)))
     target = Path(page.file.abs_src_path)
     if not target.is_file() or target.read_text(encoding="utf-8") != content:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_text(content, encoding="utf-8")
-        os.replace(tmp, target)
+        write_atomically(target, content)
     return page
 
 

@@ -494,24 +494,24 @@ def test_the_worker_wakes_when_a_child_ends_not_at_its_next_look():
     import os
     import time
 
-    from docexec import worker
+    from docexec.worker import pool
 
     pid = os.fork()
     if pid == 0:
         time.sleep(0.05)
         os._exit(0)
-    exits = {pid: worker._exit_fd(pid)}
-    if exits[pid] is None:
+    exit_fd = pool._exit_fd(pid)
+    if exit_fd is None:
         os.waitpid(pid, 0)
         pytest.skip("no os.pidfd_open here: the worker looks every 2 ms instead")
-    running = {pid: ("s.py", "", time.monotonic(), "", "", 30.0)}
+    running = {pid: pool.Running("s.py", "", time.monotonic(), 30.0, exit_fd)}
     started = time.monotonic()
     try:
-        worker._wait_for_work(running, exits, {}, None)
+        pool._wait_for_work(running, {}, None)
         elapsed = time.monotonic() - started
         assert os.waitpid(pid, os.WNOHANG)[0] == pid  # it woke because the child had ended
     finally:
-        os.close(exits[pid])
+        os.close(exit_fd)
     assert elapsed < 0.9
 
 

@@ -1,0 +1,34 @@
+"""Writing files so that a crash or a failure never leaves a half-written one."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
+    """Replace ``path`` with ``data`` (text is written as UTF-8, line endings as given): a reader
+    sees the old file or the new one, never part of either.
+
+    The data goes to a temporary file in the same folder (same file system), which is then renamed
+    over ``path`` (``os.replace``, atomic on POSIX: https://docs.python.org/3/library/os.html#os.replace).
+    Missing parent folders are made. If writing fails, the temporary file is removed and ``path``
+    is left as it was.
+
+    Raises:
+        OSError: the folder cannot be made or written to.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,166 @@
+"""What the build and the worker say to each other, as typed records used by both sides.
+
+Three channels, each carrying JSON:
+
+* **Request** (build -> worker, the worker's standard input, once): which snippets to run, with
+  which limits, in which groups (``Request``, ``Group``).
+* **Events** (snippet process -> worker, one JSON object a line in a file per snippet): what the
+  snippet wrote and printed, the graph it left and how it ended (``Event``, ``End``).
+* **Reports** (worker -> build, one JSON line per finished snippet on the worker's standard
+  output, in the order the snippets finish): ``Report``. A sub-worker (see ``docexec.worker.pool``)
+  also writes ``+<pid> <snippet>`` and ``-<pid>`` lines to the worker, which never reach the build.
+
+Nothing here imports torch: the build imports this module too.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import NotRequired, TypedDict
+
+
+@dataclass
+class Group:
+    """Snippets that run from one process state: ``preload`` lists modules imported once before
+    their processes are forked (``torch._dynamo``, which some PyTorch features import lazily and
+    slowly). The first group runs in the worker itself, every other one in a sub-worker."""
+
+    preload: list[str]
+    snippets: list[str]
+
+
+@dataclass
+class Limits:
+    """What one snippet may use: ``timeout`` in seconds of wall-clock time, ``memory_mb`` in MiB of
+    address space above what the worker already uses (None: no limit)."""
+
+    timeout: float
+    memory_mb: float | None
+
+
+@dataclass
+class Request:
+    """One run of the worker.
+
+    Attributes:
+        root: the repository root (absolute); snippet paths are relative to it.
+        jobs: how many snippets run at once, over the worker and its sub-workers together.
+        timeout, memory_mb: the default limits of every snippet (see ``Limits``).
+        options: per-snippet overrides by path: ``{"timeout": s, "memory_mb": MiB}``.
+        groups: the snippets to run, in groups (``Group``).
+    """
+
+    root: str
+    jobs: int = 1
+    timeout: float = 30.0
+    memory_mb: float | None = None
+    options: dict[str, dict[str, float]] = field(default_factory=dict)
+    groups: list[Group] = field(default_factory=list)
+
+    def limits(self, path: str) -> Limits:
+        """The limits of snippet ``path``: its own options over the defaults."""
+        own = self.options.get(path, {})
+        return Limits(float(own.get("timeout", self.timeout)), own.get("memory_mb", self.memory_mb))
+
+    def dumps(self) -> str:
+        """The request as one JSON text."""
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def loads(cls, text: str) -> Request:
+        """Read a request written by ``dumps``. Groups without snippets are dropped; a request
+        without any keeps one empty group, so the worker always has a first group.
+
+        Raises:
+            ValueError: the text is not JSON; KeyError / TypeError: it is not a request.
+        """
+        data = json.loads(text)
+        groups = [Group(list(g.get("preload", [])), list(g["snippets"])) for g in data.get("groups", [])
+                  if g.get("snippets")]
+        return cls(root=data["root"], jobs=max(1, int(data.get("jobs", 1))),
+                   timeout=float(data.get("timeout", 30.0)), memory_mb=data.get("memory_mb"),
+                   options=dict(data.get("options", {})), groups=groups or [Group([], [])])
+
+
+class Event(TypedDict, total=False):
+    """One line of a snippet's events file; exactly one of ``o``, ``p``, ``graph`` is set.
+
+    ``o``: text written to stdout (or stderr, with ``s`` = ``"stderr"``), ``l`` the snippet's
+    module-level line that was running (0 if none), ``raw_end`` how far the raw output (written
+    below Python, to file descriptors 1 and 2) had been read when this text was written;
+    ``p``: the text one ``print`` call in the snippet file wrote, ``l`` the line of that call;
+    ``graph``: ``{"dot": ..., "alt": ...}``, the autograd graph left when the snippet finished.
+    """
+
+    o: str
+    p: str
+    l: int  # noqa: E741 - the wire name
+    s: str
+    raw_end: int
+    graph: dict[str, str]
+
+
+class End(TypedDict):
+    """How a snippet ended (the last line of its events file, under the key ``end``).
+
+    ``status`` is ``"ok"`` or ``"error"``; an error has ``type`` (the exception class name, or
+    ``Timeout``, ``Crash``, ``SystemExit``, ``MemoryError``), a one-line ``message``, the snippet
+    ``line`` (0 if unknown) and a ``traceback`` (may be ""). Every end may carry ``own_seconds``
+    (time of the snippet's own code), ``deps`` and ``absent`` (the files the run imported and the
+    paths where an import looked in vain, see ``docexec.cache``) and ``dropped`` (characters of
+    output beyond what is recorded).
+    """
+
+    status: str
+    type: NotRequired[str]
+    message: NotRequired[str]
+    line: NotRequired[int]
+    traceback: NotRequired[str]
+    own_seconds: NotRequired[float]
+    deps: NotRequired[list[str]]
+    absent: NotRequired[list[str]]
+    dropped: NotRequired[int]
+
+
+class Report(TypedDict):
+    """One finished snippet, as the worker reports it: its events (without the end), the raw output
+    not read into events, the versions of the interpreter, the seconds from fork to end, and the
+    end (None if the process died before writing one)."""
+
+    path: str
+    events: list[Event]
+    raw: str
+    versions: dict[str, str]
+    seconds: float
+    end: End | None
+
+
+def error_end(kind: str, message: str, line: int = 0, traceback: str = "") -> End:
+    """The end of a snippet that failed in a way of ``kind`` (an exception name, ``Timeout``, ...)."""
+    return {"status": "error", "type": kind, "message": message, "line": line, "traceback": traceback}
+
+
+def read_events(events_path: str, raw_path: str) -> tuple[list[Event], End | None, str]:
+    """Read a finished snippet's events file and the raw output after what the events hold.
+
+    Returns:
+        ``(events, end, raw)``; a half-written last line (from a killed process) is skipped, and
+        ``end`` is None when the process wrote none.
+    """
+    events: list[Event] = []
+    end = None
+    with open(events_path, encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if "end" in event:
+                end = event["end"]
+            else:
+                events.append(event)
+    drained = max((event.get("raw_end", 0) for event in events), default=0)
+    with open(raw_path, "rb") as handle:
+        raw = handle.read()[drained:].decode("utf-8", "replace")
+    return events, end, raw

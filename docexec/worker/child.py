@@ -1,0 +1,418 @@
+"""The snippet's own process: runs one snippet file and records what it did.
+
+``run_child`` is called in a process forked from the worker (``docexec.worker.pool``). It gives the
+snippet the interpreter state of ``python snippet.py`` (``__main__``, ``sys.argv``, its folder on
+``sys.path``, a fresh working directory) and records, as events (``docexec.protocol``):
+
+* everything written to ``sys.stdout`` / ``sys.stderr``, tagged with the snippet line that ran;
+* the text of each ``print`` call in the snippet file, tagged with its line (what claims check);
+* output written below Python (C code writing to file descriptors 1 and 2), kept in order;
+* the autograd graph of its named tensors when it ends (``docexec.graph``);
+* which repository files it imported, and where imports looked in vain (``docexec.cache``).
+"""
+
+from __future__ import annotations
+
+import builtins
+import faulthandler
+import importlib
+import importlib.machinery
+import io
+import json
+import linecache
+import os
+import random
+import signal
+import sys
+import time
+import traceback
+import types
+
+from docexec.protocol import End, Event, Limits, error_end
+from docexec.snippets import split_lines
+
+#: Output a snippet may write before the rest is counted but no longer recorded (characters).
+MAX_RECORDED = 16_000_000
+
+
+class _Capture:
+    """What one snippet process records: its events file, the raw output file read back in order,
+    how much output was kept and dropped, and when the snippet's own code ran."""
+
+    def __init__(self, events_fd: int, raw_fd: int):
+        self.events_fd = events_fd
+        self.raw_fd = raw_fd  # read end of the raw output file
+        self.raw_offset = 0
+        self.line = 0  # the snippet line of the last Python-level write
+        self.kept = 0
+        self.dropped = 0
+        self.started = 0.0
+        self.ended = 0.0
+
+    def emit(self, event: Event | dict) -> None:
+        data = (json.dumps(event) + "\n").encode()
+        while data:
+            data = data[os.write(self.events_fd, data):]
+
+    def drain_raw(self, line: int) -> None:
+        """Turn what C code wrote to file descriptors 1 and 2 since the last look into an event,
+        so that it keeps its place among the Python-level writes."""
+        size = os.fstat(self.raw_fd).st_size
+        if size > self.raw_offset:
+            data = os.pread(self.raw_fd, size - self.raw_offset, self.raw_offset)
+            self.raw_offset += len(data)
+            self.emit({"o": data.decode("utf-8", "replace"), "l": line, "raw_end": self.raw_offset})
+
+    def output(self, text: str, line: int, stream: str) -> None:
+        """Record ``text`` written to ``stream`` while snippet line ``line`` ran (up to ``MAX_RECORDED``)."""
+        self.line = line
+        self.drain_raw(line)
+        room = MAX_RECORDED - self.kept
+        if room <= 0:
+            self.dropped += len(text)
+            return
+        self.kept += min(room, len(text))
+        self.dropped += max(0, len(text) - room)
+        event: Event = {"o": text[:room], "l": line}
+        if stream == "stderr":
+            event["s"] = "stderr"
+        self.emit(event)
+
+
+class _Recorder(io.TextIOBase):
+    """A text stream that turns every write into an output event, tagged with the snippet line."""
+
+    def __init__(self, capture: _Capture, filename: str, name: str):
+        self._capture = capture
+        self._filename = filename
+        self._name = name
+
+    @property
+    def name(self) -> str:  # what some libraries print for sys.stdout.name
+        return self._name
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if text:
+            self._capture.output(text, _module_line(self._filename), "stderr" if self._name == "<stderr>" else "stdout")
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def _module_line(filename: str) -> int:
+    """Line of the outermost frame that runs code of ``filename``: the statement being executed."""
+    line = 0
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename == filename:
+            line = frame.f_lineno
+        frame = frame.f_back
+    return line
+
+
+def _install_print(capture: _Capture, filename: str) -> None:
+    """Replace ``print`` so that each call made in the snippet file is also recorded with its line."""
+    original = builtins.print
+
+    def print(*args, sep=" ", end="\n", file=None, flush=False):  # noqa: A001 - same name on purpose
+        buffer = io.StringIO()
+        original(*args, sep=sep, end=end, file=buffer)
+        text = buffer.getvalue()
+        caller = sys._getframe(1)
+        if caller.f_code.co_filename == filename:
+            capture.emit({"p": text[:MAX_RECORDED], "l": caller.f_lineno})
+        target = sys.stdout if file is None else file
+        target.write(text)
+        if flush:
+            target.flush()
+
+    builtins.print = print
+
+
+def _address_space() -> int:
+    """Bytes of address space this process uses now (``VmSize`` in ``/proc/self/status``; 0 if unknown)."""
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+    except (OSError, StopIteration, ValueError):  # not Linux
+        return 0
+
+
+def _limit_memory(megabytes: float) -> None:
+    """Cap this process's address space at what it uses now plus ``megabytes`` (Linux; no-op elsewhere)."""
+    try:
+        import resource
+
+        now = _address_space()
+        if now:
+            limit = now + int(megabytes * 1024 * 1024)
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, OSError, ValueError):  # not Linux
+        pass
+
+
+def _isolate(events_path: str, raw_path: str) -> tuple[_Capture, int]:
+    """Point file descriptors 0-2 at /dev/null and the raw output file, lead a process group of
+    our own (so a timeout also stops what the snippet starts), and close every other inherited
+    descriptor (so nothing the snippet starts can hold the worker's answer pipe open).
+
+    Returns:
+        The capture, and a descriptor for the crash log (faulthandler's tracebacks land in the raw output).
+    """
+    events_fd = os.open(events_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    raw_fd = os.open(raw_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    capture = _Capture(events_fd, os.open(raw_path, os.O_RDONLY))
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(raw_fd, 1)
+    os.dup2(raw_fd, 2)
+    crash_fd = os.dup(raw_fd)
+    os.setpgid(0, 0)
+    keep = sorted({0, 1, 2, events_fd, raw_fd, capture.raw_fd, crash_fd})
+    for low, high in zip([-1] + keep, keep + [os.sysconf("SC_OPEN_MAX")]):
+        if low + 1 < high:  # os.closerange(n, n) may close everything from n on (close_range(n, -1))
+            os.closerange(low + 1, high)
+    return capture, crash_fd
+
+
+def run_child(root: str, display: str, events_path: str, raw_path: str, workdir: str, limits: Limits,
+              stop_handler=None) -> None:
+    """Run one snippet in this (forked) process and write its events; never returns.
+
+    Args:
+        root: the repository root.
+        display: the snippet's path relative to ``root`` (``snippets/x/y.py``): the file name
+            compiled into its code, so tracebacks and warnings show it and no machine's path.
+        events_path, raw_path: the files its events and its raw output go to.
+        workdir: an empty folder that becomes its working directory.
+        limits: its timeout and memory limit.
+        stop_handler: the worker's SIGINT handler; a snippet gets Python's own back instead
+            (a build started with SIGINT ignored passes that on).
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if stop_handler is not None and signal.getsignal(signal.SIGINT) is stop_handler:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    capture, crash_fd = _isolate(events_path, raw_path)
+    crash_log = os.fdopen(crash_fd, "w")
+    faulthandler.enable(file=crash_log)
+    if limits.timeout:
+        faulthandler.dump_traceback_later(max(0.05, limits.timeout - 0.2), file=crash_log)
+    imports = _ImportRecorder(root, display)
+    status = _execute(root, display, workdir, capture, imports, limits)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:  # noqa: BLE001 - the snippet may have replaced them with anything
+        pass
+    faulthandler.cancel_dump_traceback_later()
+    capture.drain_raw(capture.line)
+    capture.emit({"end": _finish(status, root, capture, imports)})
+    os._exit(0)
+
+
+def _execute(root: str, display: str, workdir: str, capture: _Capture, imports: _ImportRecorder,
+             limits: Limits) -> End:
+    """Execute the snippet as ``__main__`` and return how it ended."""
+    path = os.path.join(root, display)
+    try:
+        with open(path, encoding="utf-8-sig") as handle:  # Python itself skips a byte-order mark
+            source = handle.read()
+        # the lines Python's tokenizer sees (str.splitlines also breaks at form feeds and others)
+        linecache.cache[display] = (len(source), None, split_lines(source, keepends=True), display)
+        os.chdir(workdir)
+        sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as this process
+        sys.stdout = _Recorder(capture, display, "<stdout>")
+        sys.stderr = _Recorder(capture, display, "<stderr>")
+        sys.argv = [display]
+        sys.path.insert(0, os.path.dirname(path))
+        _install_print(capture, display)
+        # torch and NumPy were seeded by the worker before it forked; Python's random module
+        # reseeds itself in every forked child (os.register_at_fork in Lib/random.py).
+        random.seed(0)
+        if limits.memory_mb:
+            _limit_memory(limits.memory_mb)
+        sys.meta_path.insert(0, imports)  # from here on, every first-time import is the snippet's
+        imports.modules_before = len(sys.modules)
+        module = types.ModuleType("__main__")
+        module.__file__ = path
+        module.__builtins__ = builtins
+        sys.modules["__main__"] = module
+        code = compile(source, display, "exec")
+        capture.started = time.perf_counter()
+        exec(code, module.__dict__)
+        capture.ended = time.perf_counter()
+        faulthandler.cancel_dump_traceback_later()
+        _emit_graph(capture, module.__dict__)
+    except SystemExit as exc:
+        if exc.code not in (None, 0):
+            return error_end("SystemExit", f"the snippet called sys.exit({exc.code!r})", _last_line(exc, display))
+    except MemoryError as exc:
+        message = (f"the snippet ran out of memory (limit: {limits.memory_mb:g} MiB above the worker's use)"
+                   if limits.memory_mb else f"the snippet ran out of memory {exc}".strip())
+        return error_end("MemoryError", message, _last_line(exc, display))
+    except BaseException as exc:  # noqa: BLE001 - every failure of a snippet is reported
+        return error_end(type(exc).__name__, str(exc), _last_line(exc, display), _format_traceback(exc))
+    return {"status": "ok"}
+
+
+def _finish(status: End, root: str, capture: _Capture, imports: _ImportRecorder) -> End:
+    """``status`` with what every end carries: own time, dependencies, dropped output."""
+    if capture.started:
+        status["own_seconds"] = round((capture.ended or time.perf_counter()) - capture.started, 4)
+    names = imports.names
+    if len(sys.modules) - imports.modules_before > len({n for n in names if n in sys.modules}):
+        # Modules were added without a finder (importlib.util.spec_from_file_location and a
+        # sys.modules entry): look at every module, as few snippets make this necessary.
+        names = list(sys.modules)
+    failed, absent = _missing_modules(root, imports.asked_locally)
+    status["deps"] = sorted(set(_local_modules(root, imports.display, names)) | set(failed))
+    if absent:
+        status["absent"] = absent
+    if capture.dropped:
+        status["dropped"] = capture.dropped
+    return status
+
+
+class _ImportRecorder:
+    """A ``sys.meta_path`` finder that finds nothing and records the name of every module looked up
+    for the first time (https://docs.python.org/3/reference/import.html#the-meta-path), and which of
+    those the snippet or a repository file asked for (the first caller outside the import system).
+
+    Recording imports as they happen, rather than comparing ``sys.modules`` before and after, keeps a
+    child from touching every module name it inherited: each touch would copy a memory page that
+    the child otherwise shares with the worker.
+    """
+
+    def __init__(self, root: str = "", display: str = "") -> None:
+        self.names: list[str] = []
+        self.asked_locally: list[str] = []  # names the snippet or a repository file imported
+        self.modules_before = 0  # len(sys.modules) when recording started
+        self.display = display
+        self.prefix = os.path.join(root, "") if root else None
+
+    def find_spec(self, name, path=None, target=None):  # noqa: ARG002 - the finder protocol
+        self.names.append(name)
+        if self.prefix is not None:
+            frame = sys._getframe(1)
+            while frame is not None and (frame.f_code.co_filename.startswith("<frozen ")
+                                         or frame.f_code.co_filename == importlib.__file__):
+                frame = frame.f_back
+            if frame is not None and _is_local(frame.f_code.co_filename, self.prefix, self.display):
+                self.asked_locally.append(name)
+        return None
+
+
+#: docexec's own folder: its modules are never a snippet's dependencies.
+_OWN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
+
+
+def _is_local(path: str, prefix: str, display: str) -> bool:
+    """Whether ``path`` (a module's file) is the snippet (``display``) or another repository file
+    under ``prefix`` (the root): not docexec itself, not an installed package."""
+    return path == display or (path.startswith(prefix) and not path.startswith(_OWN_DIR)
+                               and "site-packages" not in path and not path.startswith(prefix + ".venv" + os.sep))
+
+
+def _relative(path: str, root: str) -> str:
+    """``path`` relative to ``root``, with ``/`` separators: how results name repository files."""
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def _local_modules(root: str, display: str, names: list[str]) -> list[str]:
+    """Repository files among the modules ``names`` (not installed packages, not docexec itself,
+    not the snippet)."""
+    found = set()
+    prefix = os.path.join(root, "")
+    for name in dict.fromkeys(names):
+        path = getattr(sys.modules.get(name), "__file__", None) or ""
+        if _is_local(path, prefix, display) and os.path.isfile(path):
+            rel = _relative(path, root)
+            if rel != display:
+                found.add(rel)
+    return sorted(found)
+
+
+def _import_places(name: str) -> list[str]:
+    """The folders an import of ``name`` looks in: the parent package's ``__path__``, else ``sys.path``."""
+    parent, _, _ = name.rpartition(".")
+    if parent:
+        return list(getattr(sys.modules.get(parent), "__path__", None) or [])
+    return [place for place in sys.path if place]
+
+
+def _missing_modules(root: str, names: list[str]) -> tuple[list[str], list[str]]:
+    """Where in the repository the modules ``names`` that failed to import would be found.
+
+    For each name not in ``sys.modules`` (its import raised, perhaps caught by the snippet), every
+    place the import system looked under the root: ``<dir>/<name>`` plus each module suffix
+    (``importlib.machinery.all_suffixes()``), and the package directory ``<dir>/<name>`` (its
+    ``__init__`` file if it exists), for each ``<dir>`` of ``_import_places``. Imports made by code
+    compiled from a string (``exec``) are not seen.
+
+    Returns:
+        ``(files, absent)``: repository paths, relative to ``root``, of files that exist (the module
+        is there but its import raised: its bytes matter) and of paths that do not exist (creating
+        one would change what the import finds).
+    """
+    files, absent = set(), set()
+    prefix = os.path.join(root, "")
+    suffixes = importlib.machinery.all_suffixes()
+    for name in dict.fromkeys(names):
+        if name in sys.modules:
+            continue
+        last = name.rpartition(".")[2]
+        for place in map(os.path.abspath, _import_places(name)):
+            if not _is_local(os.path.join(place, ""), prefix, ""):
+                continue
+            for candidate in (os.path.join(place, last + suffix) for suffix in suffixes):
+                if os.path.isfile(candidate):
+                    files.add(_relative(candidate, root))
+                elif not os.path.lexists(candidate):
+                    absent.add(_relative(candidate, root))
+            package = os.path.join(place, last)
+            if not os.path.lexists(package):
+                absent.add(_relative(package, root))
+                continue
+            for init in (os.path.join(package, "__init__" + suffix) for suffix in suffixes):
+                if os.path.isfile(init):  # a package whose __init__ raised: its bytes matter
+                    files.add(_relative(init, root))
+    return sorted(files), sorted(absent)
+
+
+def _emit_graph(capture: _Capture, namespace: dict) -> None:
+    """Draw the graph the snippet's named tensors hold when it finishes (see ``docexec.graph``)."""
+    from docexec import graph
+
+    tensors = graph.named_tensors(namespace)
+    took_part = any(t.grad_fn is None and t.requires_grad and t.grad is not None for t in tensors.values())
+    if graph.has_graph(tensors) or took_part:
+        capture.emit({"graph": {"dot": graph.to_dot(tensors), "alt": graph.describe(tensors)}})
+
+
+def _format_traceback(exc: BaseException) -> str:
+    """The traceback without this module's own frames (they say nothing about the snippet)."""
+    report = traceback.TracebackException.from_exception(exc)
+    report.stack = traceback.StackSummary.from_list([f for f in report.stack if f.filename != __file__])
+    return "".join(report.format()).rstrip()
+
+
+def _last_line(exc: BaseException, display: str) -> int:
+    """The innermost traceback line inside the snippet file (0 when the error came from elsewhere)."""
+    line = 0
+    if isinstance(exc, SyntaxError) and exc.filename == display:
+        return exc.lineno or 0
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == display:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
