@@ -1,0 +1,25 @@
+import torch
+import torch.autograd.forward_ad as fwAD
+
+
+def f(x):  # R^3 -> R^2
+    return torch.stack([x[0] * x[1], x[2].sin() + x[0] ** 2])
+
+
+x = torch.tensor([1.0, 2.0, 0.5], dtype=torch.float64)
+v = torch.tensor([0.3, -1.0, 2.0], dtype=torch.float64)
+
+with fwAD.dual_level():
+    jvp = fwAD.unpack_dual(f(fwAD.make_dual(x, v))).tangent
+print(jvp)  # tensor([-0.4000,  2.3552], dtype=torch.float64)
+
+# the same number, measured: move x a little along v and back
+eps = 1e-6
+finite_diff = (f(x + eps * v) - f(x - eps * v)) / (2 * eps)
+print(finite_diff)  # tensor([-0.4000,  2.3552], dtype=torch.float64)
+
+# and worked out by hand: the Jacobian times v
+J = torch.tensor(
+    [[x[1], x[0], 0.0], [2 * x[0], 0.0, x[2].cos()]], dtype=torch.float64
+)
+print(torch.allclose(jvp, J @ v), torch.allclose(jvp, finite_diff))  # True True
