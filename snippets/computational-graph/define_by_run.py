@@ -2,10 +2,13 @@ import torch
 
 
 def chain(tensor):
-    """Names of the Nodes from tensor's grad_fn back to the leaf, following first inputs."""
+    """Node names from tensor's grad_fn back to the leaf, along first inputs.
+
+    Each name is shortened by the "Backward0" that ends it, to fit a line.
+    """
     names, node = [], tensor.grad_fn
     while node is not None:
-        names.append(type(node).__name__)
+        names.append(type(node).__name__.removesuffix("Backward0"))
         node = node.next_functions[0][0] if node.next_functions else None
     return " <- ".join(names)
 
@@ -23,6 +26,6 @@ x = torch.tensor(1.0, requires_grad=True)
 for steps in (1, 2, 4):
     out = forward(x, steps)
     print(steps, out.item(), chain(out))  # -> each call records a new graph
-    #> 1 2.0 MulBackward0 <- AccumulateGrad
-    #> 2 4.0 MulBackward0 <- MulBackward0 <- AccumulateGrad
-    #> 4 6.0 SubBackward0 <- MulBackward0 <- MulBackward0 <- MulBackward0 <- MulBackward0 <- AccumulateGrad
+    #> 1 2.0 Mul <- AccumulateGrad
+    #> 2 4.0 Mul <- Mul <- AccumulateGrad
+    #> 4 6.0 Sub <- Mul <- Mul <- Mul <- Mul <- AccumulateGrad

@@ -1,24 +1,27 @@
 import torch
 
-from docexec.graph import to_dot  # the function shown above: in your own file, paste it here instead
+# The function shown above: in your own file, paste it here instead.
+from docexec.graph import to_dot
 
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 w = torch.tensor([0.5, -1.0], requires_grad=True)
 loss = (x * w).sum()
 
 text = to_dot({"x": x, "w": w, "loss": loss})
-print(text, end="")  # -> DOT text: save it as graph.dot, then run: dot -Tsvg graph.dot -o graph.svg
+# DOT text: save it as graph.dot, then run: dot -Tsvg graph.dot -o graph.svg
+# (the node lines are cut short here with "...")
+print(text, end="")
 #> digraph autograd {
 #>   rankdir=LR bgcolor="transparent" nodesep=0.25 ranksep=0.35
-#>   node [fontname="Helvetica,Arial,sans-serif" fontsize=11 color="#475569" penwidth=1]
+#>   node [fontname="Helvetica,Arial,sans-serif" fontsize=11 ...]
 #>   edge [color="#475569"]
-#>   t0 [label="x\nshape (2,)\nleaf · requires grad" class="tensor-leaf" shape=box style="rounded,filled" fillcolor="#dbeafe"]
-#>   t1 [label="w\nshape (2,)\nleaf · requires grad" class="tensor-leaf" shape=box style="rounded,filled" fillcolor="#dbeafe"]
-#>   t2 [label="loss\nscalar\nnon-leaf · requires grad" class="tensor-nonleaf" shape=box style="rounded,filled" fillcolor="#ede9fe"]
-#>   n0 [label="SumBackward0" class="backward" shape=box style=filled fillcolor="#fef3c7"]
-#>   n1 [label="MulBackward0" class="backward" shape=box style=filled fillcolor="#fef3c7"]
-#>   n2 [label="AccumulateGrad" class="accumulate" shape=box style=filled fillcolor="#dcfce7"]
-#>   n3 [label="AccumulateGrad" class="accumulate" shape=box style=filled fillcolor="#dcfce7"]
+#>   t0 [label="x\nshape (2,)\nleaf · requires grad" class="tensor-leaf" ...]
+#>   t1 [label="w\nshape (2,)\nleaf · requires grad" class="tensor-leaf" ...]
+#>   t2 [label="loss\nscalar\nnon-leaf · requires grad" ...]
+#>   n0 [label="SumBackward0" class="backward" shape=box ...]
+#>   n1 [label="MulBackward0" class="backward" shape=box ...]
+#>   n2 [label="AccumulateGrad" class="accumulate" shape=box ...]
+#>   n3 [label="AccumulateGrad" class="accumulate" shape=box ...]
 #>   n0 -> t2 [class="join" style=dashed arrowhead=none]
 #>   n1 -> n0 [class="flow"]
 #>   n2 -> n1 [class="flow"]

@@ -1,6 +1,7 @@
 import torch
 
-x = torch.tensor([2.0, 3.0], requires_grad=True)  # ask for tracking when the tensor is made
+# Ask for tracking when the tensor is made.
+x = torch.tensor([2.0, 3.0], requires_grad=True)
 print(x.requires_grad)  # True -> operations that use x will be recorded
 print(x.grad_fn)  # None -> no recorded operation produced x
 print(x.is_leaf)  # True -> x is a leaf of any graph built from it

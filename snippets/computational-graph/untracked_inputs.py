@@ -7,7 +7,8 @@ loss = (data * 3).sum()
 try:
     loss.backward()
 except RuntimeError as error:
-    print(f"RuntimeError: {error}")  # RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn
+    print(f"RuntimeError: {error}")
+    #> RuntimeError: element 0 of tensors does not require grad and does ...
 
 # 2. Some inputs require grad: the others silently keep .grad = None.
 w = torch.tensor([0.5, -1.0], requires_grad=True)

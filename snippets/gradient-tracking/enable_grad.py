@@ -16,7 +16,8 @@ def forward(is_train):
 
 print(forward(True).requires_grad, forward(False).requires_grad)  # True False
 
-torch.set_grad_enabled(False)  # called as a function, it switches the mode until switched back
+# Called as a function, it switches the mode until switched back.
+torch.set_grad_enabled(False)
 print((w * 5).requires_grad)  # False
 torch.set_grad_enabled(True)
 print((w * 5).requires_grad)  # True

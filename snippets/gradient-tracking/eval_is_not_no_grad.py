@@ -6,14 +6,19 @@ x = torch.ones(1, 4)
 
 model.eval()
 out = model(x)
-print(model.training, torch.is_grad_enabled())  # False True -> eval() leaves the grad mode alone
-print(out.requires_grad, out.grad_fn is not None)  # True True -> the forward pass was recorded as usual
+# eval() leaves the grad mode alone ...
+print(model.training, torch.is_grad_enabled())  # False True
+# ... and the forward pass was recorded as usual.
+print(out.requires_grad, out.grad_fn is not None)  # True True
 
+# What eval() really changes: in training mode, dropout zeroes and rescales;
 drop = torch.nn.Dropout(p=0.5)
-print(drop(torch.ones(6)))  # tensor([2., 2., 2., 0., 2., 2.]) -> what eval() really changes: in training mode, dropout zeroes and rescales
+print(drop(torch.ones(6)))  # tensor([2., 2., 2., 0., 2., 2.])
 drop.eval()
-print(drop(torch.ones(6)))  # tensor([1., 1., 1., 1., 1., 1.]) -> in eval mode, it passes its input through
+# in eval mode, it passes its input through.
+print(drop(torch.ones(6)))  # tensor([1., 1., 1., 1., 1., 1.])
 
-with torch.no_grad():  # for inference, use both: eval() for the layers, no_grad for autograd
+# For inference, use both: eval() for the layers, no_grad for autograd.
+with torch.no_grad():
     checked = model(x)
 print(checked.requires_grad)  # False

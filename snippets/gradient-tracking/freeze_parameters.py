@@ -10,7 +10,11 @@ out = model(x)
 out.sum().backward()
 print(weight.grad)  # None -> frozen: no gradient
 print(bias.grad)  # tensor([2.]) -> one contribution per row of x
-print([name for name, p in model.named_parameters() if p.requires_grad])  # ['bias'] -> what an optimizer still needs
+# What an optimizer still needs:
+print([name for name, p in model.named_parameters() if p.requires_grad])
+#> ['bias']
 
-_all_frozen = torch.nn.Linear(3, 1).requires_grad_(False)  # on a module: every parameter at once
-print(_all_frozen(x).grad_fn)  # None -> nothing requires grad, so nothing is recorded
+# On a module, requires_grad_(False) freezes every parameter at once.
+_all_frozen = torch.nn.Linear(3, 1).requires_grad_(False)
+# Nothing requires grad, so nothing is recorded:
+print(_all_frozen(x).grad_fn)  # None

@@ -4,7 +4,7 @@ w = torch.tensor([1.0, 2.0], requires_grad=True)
 
 with torch.no_grad():
     y = w * 2  # computed, but not recorded
-    print(torch.is_grad_enabled())  # False -> inside the block, grad mode is off
+    print(torch.is_grad_enabled())  # False -> inside the block: off
 print(y.requires_grad, y.grad_fn)  # False None -> y is outside any graph
 print(torch.is_grad_enabled())  # True -> the previous mode comes back on exit
 
@@ -17,5 +17,7 @@ def predict(t):
 print(predict(w).requires_grad)  # False
 
 with torch.no_grad():
-    fresh = torch.zeros(2, requires_grad=True)  # a factory call that asks for grad explicitly
-print(fresh.requires_grad)  # True -> the documented exception: no_grad does not override it
+    # A factory call that asks for grad explicitly ...
+    fresh = torch.zeros(2, requires_grad=True)
+# ... gets it: the documented exception, which no_grad does not override.
+print(fresh.requires_grad)  # True

@@ -9,4 +9,5 @@ print(head._version, y._version)  # 1 1 -> ... but the counter is shared with y
 try:
     y.sum().backward()
 except RuntimeError as error:
-    print(f"RuntimeError: {error}")  # RuntimeError: ... output 0 of Exp, is at version 1; expected version 0 instead. ...
+    print(f"RuntimeError: {error}")
+    #> RuntimeError: ... output 0 of Exp, is at version 1; expected ...

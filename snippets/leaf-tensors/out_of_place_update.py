@@ -5,8 +5,16 @@ p = torch.tensor([1.0, 2.0], requires_grad=True)
 (p ** 2).sum().backward()
 print(p.grad)  # tensor([2., 4.]) -> the first gradient arrives as expected
 
-p = p - lr * p.grad  # no error: this builds a new tensor and rebinds the name p
-print(p.is_leaf, type(p.grad_fn).__name__)  # False SubBackward0 -> p is now the output of a subtraction
+p = p - lr * p.grad  # no error: this builds a new tensor and rebinds p
+# p is now the output of a subtraction:
+print(p.is_leaf, type(p.grad_fn).__name__)  # False SubBackward0
 
 (p ** 2).sum().backward()
-print(p.grad)  # None -> with a warning: the second step has no gradient to apply
+# The gradient went to the old leaf, which no name refers to any more.
+print(p.grad)  # None -> reading it also raises a warning
+
+try:
+    p = p - lr * p.grad  # the second step
+except TypeError as error:
+    print(f"TypeError: {error}")
+    #> TypeError: unsupported operand type(s) for *: 'float' and 'NoneType'

@@ -8,4 +8,5 @@ loss.backward()
 
 print(w.grad)  # tensor([ 1., -8.]) -> filled in: a leaf that requires grad
 print(data.grad)  # None -> a leaf, but nothing asked for its gradient
-print(hidden.grad)  # None -> the gradient flowed through hidden but was not kept (see the warning below)
+# The gradient flowed through hidden but was not kept (see the warning below).
+print(hidden.grad)  # None
