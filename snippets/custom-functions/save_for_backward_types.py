@@ -29,6 +29,7 @@ class SaveAFloat(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, factor):
         ctx.save_for_backward(x, factor)  # a float is not accepted
+        print("forward ran to its end")  # forward ran to its end -> no error
         return x * factor
 
     @staticmethod
