@@ -8,7 +8,9 @@ loss.backward()  # frees the saved tensors as it goes
 try:
     loss.backward()
 except RuntimeError as error:
-    print(f"RuntimeError: {error}")  # RuntimeError: Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). ... Specify retain_graph=True if you need to backward through the graph a second time ...
+    # the message names the cause and the way out, retain_graph=True
+    print(f"RuntimeError: {error}")
+    #> RuntimeError: ...through the graph a second time...retain_graph=True...
 
 b = torch.tensor([1.0, 2.0], requires_grad=True)
 total = (b + 1).sum()  # neither Node here needs a saved tensor

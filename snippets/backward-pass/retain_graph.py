@@ -4,7 +4,8 @@ x = torch.tensor([1.0, 2.0])
 W = torch.tensor([[1.0], [-0.5]], requires_grad=True)
 loss = (x @ W).exp().mean()  # x @ W is 0 here, so exp(...) is 1
 
-loss.backward(retain_graph=True)  # keep the graph's saved tensors after this pass
+# keep the graph's saved tensors after this pass
+loss.backward(retain_graph=True)
 print(W.grad)  # -> d loss / dW = x * exp(x @ W)
 #> tensor([[1.],
 #>         [2.]])

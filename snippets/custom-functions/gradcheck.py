@@ -14,6 +14,9 @@ class MyExp(torch.autograd.Function):
         return grad_output * result
 
 
-_x = torch.tensor([-1.0, 0.0, 0.5, 2.0], dtype=torch.float64, requires_grad=True)
-print(torch.autograd.gradcheck(MyExp.apply, (_x,)))  # True -> backward agrees with finite differences
-print(torch.autograd.gradgradcheck(MyExp.apply, (_x,)))  # True -> and so does the derivative of backward itself
+_x = torch.tensor([-1.0, 0.0, 0.5, 2.0], dtype=torch.float64,
+                  requires_grad=True)
+# backward agrees with finite differences
+print(torch.autograd.gradcheck(MyExp.apply, (_x,)))  # True
+# and so does the derivative of backward itself
+print(torch.autograd.gradgradcheck(MyExp.apply, (_x,)))  # True

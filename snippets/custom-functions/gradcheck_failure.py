@@ -26,6 +26,10 @@ except GradcheckError as error:
     #> analytical:tensor([[2.0000, 0.0000],
     #> ...
 
-print(torch.autograd.gradcheck(BadExp.apply, (_x,), raise_exception=False))  # False -> the same verdict, as a bool
-print(issubclass(GradcheckError, RuntimeError))  # True -> so `except RuntimeError` catches it too
-print(torch.autograd.gradcheck)  # <function gradcheck at 0x…> -> this name is the function, not the module: import the error class as above
+# the same verdict, as a bool
+ok = torch.autograd.gradcheck(BadExp.apply, (_x,), raise_exception=False)
+print(ok)  # False
+# so `except RuntimeError` catches it too
+print(issubclass(GradcheckError, RuntimeError))  # True
+# this name is the function, not the module: import the error class as above
+print(torch.autograd.gradcheck)  # <function gradcheck at 0x…>

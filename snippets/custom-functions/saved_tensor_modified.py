@@ -22,4 +22,5 @@ print(y._version)  # 1 -> every in-place operation bumps it
 try:
     y.sum().backward()
 except RuntimeError as error:
-    print(f"RuntimeError: {error}")  # RuntimeError: one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor [2]], which is output 0 of MyExp, is at version 1; expected version 0 instead. Hint: ...
+    print(f"RuntimeError: {error}")
+    #> RuntimeError: ...output 0 of MyExp, is at version 1; expected version...

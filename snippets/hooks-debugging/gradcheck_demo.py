@@ -2,9 +2,11 @@ import torch
 from torch.autograd import gradcheck
 from torch.autograd.gradcheck import GradcheckError
 
-x = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64, requires_grad=True)  # float64: see Pitfall 3
+# float64: see Pitfall 3
+x = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64, requires_grad=True)
 
-print(gradcheck(lambda t: t.sin() * t, (x,)))  # True -> analytical and numerical Jacobians agree
+# analytical and numerical Jacobians agree
+print(gradcheck(lambda t: t.sin() * t, (x,)))  # True
 
 
 class BadSquare(torch.autograd.Function):
@@ -24,7 +26,8 @@ class BadSquare(torch.autograd.Function):
 try:
     gradcheck(BadSquare.apply, (x,))
 except GradcheckError as error:
-    print(f"GradcheckError: {error}".rstrip())  # -> numerical is twice analytical: the missing factor 2
+    # numerical is twice analytical: the missing factor 2
+    print(f"GradcheckError: {error}".rstrip())
     #> GradcheckError: Jacobian mismatch for output 0 with respect to input 0,
     #> numerical:tensor([[1.0000, 0.0000, 0.0000],
     #>         [0.0000, 2.0000, 0.0000],

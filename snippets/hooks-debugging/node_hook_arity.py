@@ -4,7 +4,8 @@ x = torch.tensor([1.0, 2.0], requires_grad=True)
 
 
 def clip_inputs(grad_inputs, grad_outputs):
-    return (grad_inputs[0].clamp(max=10.0),)  # one gradient, for x ... but the Node has two inputs
+    # one gradient, for x ... but the Node has two inputs
+    return (grad_inputs[0].clamp(max=10.0),)
 
 
 y = x * 3
@@ -12,11 +13,13 @@ y.grad_fn.register_hook(clip_inputs)
 try:
     (y * y).sum().backward()
 except RuntimeError as error:
-    print(f"RuntimeError: {error}")  # RuntimeError: hook 'clip_inputs' has returned an incorrect number of values (got 1, but expected 2)
+    print(f"RuntimeError: {error}")
+    #> RuntimeError: ...incorrect number of values (got 1, but expected 2)
 
 
 def clip_inputs_fixed(grad_inputs, grad_outputs):
-    return (grad_inputs[0].clamp(max=10.0),) + grad_inputs[1:]  # keep the None for the constant 3
+    # keep the None for the constant 3
+    return (grad_inputs[0].clamp(max=10.0),) + grad_inputs[1:]
 
 
 y = x * 3

@@ -3,7 +3,8 @@ import torch
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = x * 3
 loss = (y * y).sum()
-node = y.grad_fn  # the Node that will compute the gradient for x from the gradient for y
+# the Node that will compute the gradient for x from the gradient for y
+node = y.grad_fn
 
 
 def before(grad_outputs):
@@ -13,12 +14,14 @@ def before(grad_outputs):
 
 
 def after(grad_inputs, grad_outputs):
-    """Hook: runs after the Node, sees what it computed for each of its inputs."""
-    print("hook:    grad_inputs  =", grad_inputs)  # -> one entry per input of y = x * 3; None for the constant
+    """Hook: runs after the Node, sees what it computed for each input."""
+    # one entry per input of y = x * 3; None for the constant
+    print("hook:    grad_inputs  =", grad_inputs)
     #> hook:    grad_inputs  = (tensor([18., 36.]), None)
 
 
 node.register_prehook(before)
 node.register_hook(after)
 loss.backward()
-print(x.grad)  # tensor([18., 36.]) -> what the Node computed for x, accumulated into its .grad
+# what the Node computed for x, accumulated into its .grad
+print(x.grad)  # tensor([18., 36.])

@@ -13,8 +13,10 @@ def gradient():
 
 print(gradient())  # tensor([ 10., -20.]) -> no hook: 10 * w
 
-handle = w.register_hook(lambda grad: grad.clamp(-5.0, 5.0))  # returns a tensor: it replaces the gradient
+# the hook returns a tensor: it replaces the gradient
+handle = w.register_hook(lambda grad: grad.clamp(-5.0, 5.0))
 print(gradient())  # tensor([ 5., -5.]) -> clipped before it reaches w.grad
 
-handle.remove()  # every register_hook returns a handle; remove() takes the hook off
+# every register_hook returns a handle; remove() takes the hook off
+handle.remove()
 print(gradient())  # tensor([ 10., -20.]) -> unclipped again

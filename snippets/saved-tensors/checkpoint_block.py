@@ -9,7 +9,10 @@ def block(t):
 
 
 def run(fn):
-    """Forward and backward through fn; returns (tensors the graph saved, gradient)."""
+    """Forward and backward through fn.
+
+    Returns (number of tensors the graph saved, gradient).
+    """
     x = torch.linspace(-1.0, 1.0, 5, requires_grad=True)
     count = 0
 
@@ -28,5 +31,6 @@ saved_plain, grad_plain = run(block)
 saved_ckpt, grad_ckpt = run(lambda t: checkpoint(block, t, use_reentrant=False))
 
 print(saved_plain)  # 4 -> one saved tensor per step of block
-print(saved_ckpt)  # 1 -> only block's input: the rest is recomputed during backward
+# only block's input: the rest is recomputed during backward
+print(saved_ckpt)  # 1
 print(torch.allclose(grad_plain, grad_ckpt))  # True -> the same gradient

@@ -5,7 +5,8 @@ b = torch.tensor([3.0, 4.0], requires_grad=True)
 product = a * b
 loss = product.sum()
 
-print(product.grad_fn._saved_other)  # tensor([3., 4.], requires_grad=True) -> before backward: b is still held by the graph
+# before backward: b is still held by the graph
+print(product.grad_fn._saved_other)  # tensor([3., 4.], requires_grad=True)
 
 loss.backward()  # uses the saved tensors, then frees them
 print(a.grad)  # tensor([3., 4.]) -> d(loss)/da = b
@@ -13,13 +14,18 @@ print(a.grad)  # tensor([3., 4.]) -> d(loss)/da = b
 try:
     product.grad_fn._saved_other
 except RuntimeError as error:
-    print(f"RuntimeError: {error}")  # RuntimeError: Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). ... -> reading a freed saved tensor
+    # reading a freed saved tensor
+    print(f"RuntimeError: {error}")
+    #> RuntimeError: Trying to backward through the graph a second time (or ...
 
 try:
     loss.backward()  # a second pass would need the same saved tensors
 except RuntimeError as error:
-    print(f"RuntimeError: {error}")  # RuntimeError: Trying to backward through the graph a second time ... -> the very same message
+    # the very same message
+    print(f"RuntimeError: {error}")
+    #> RuntimeError: Trying to backward through the graph a second time (or ...
 
 kept = a * b  # a new graph
 kept.sum().backward(retain_graph=True)  # asks the graph to keep what it saved
-print(kept.grad_fn._saved_other)  # tensor([3., 4.], requires_grad=True) -> still readable, and still using memory
+# still readable, and still using memory
+print(kept.grad_fn._saved_other)  # tensor([3., 4.], requires_grad=True)

@@ -4,7 +4,8 @@ import torch
 from torch.autograd.graph import saved_tensors_hooks
 
 w = torch.tensor([0.5, -1.0], requires_grad=True)
-saved = []  # weak references to everything the graphs save: they keep nothing alive
+# weak references to everything the graphs save: they keep nothing alive
+saved = []
 
 
 def pack(tensor):
@@ -18,7 +19,8 @@ def evaluate(keep_graph):
     total = 0.0
     for step in range(3):
         batch = torch.full((2,), float(step))
-        loss = (w * batch).exp().sum()  # saves batch (for the multiplication) and the exp result
+        # saves batch (for the multiplication) and the exp result
+        loss = (w * batch).exp().sum()
         total = total + (loss if keep_graph else loss.item())
     return total
 
@@ -28,6 +30,7 @@ for keep_graph in (True, False):
     with saved_tensors_hooks(pack, lambda packed: packed):
         total = evaluate(keep_graph)
     alive = sum(ref() is not None for ref in saved)
-    print(f"total + {'loss' if keep_graph else 'loss.item()'}: {alive} of {len(saved)} saved tensors alive")
+    added = "loss" if keep_graph else "loss.item()"
+    print(f"total + {added}: {alive} of {len(saved)} saved tensors alive")
     #> total + loss: 6 of 6 saved tensors alive
     #> total + loss.item(): 0 of 6 saved tensors alive

@@ -15,15 +15,18 @@ def pack(tensor):
 
 
 def unpack(data):
-    return torch.load(io.BytesIO(data))  # rebuild the tensor when backward asks for it
+    # rebuild the tensor when backward asks for it
+    return torch.load(io.BytesIO(data))
 
 
 x = torch.linspace(-1.0, 1.0, 5, requires_grad=True)
 with saved_tensors_hooks(pack, unpack):
     loss = (x.sin() * x).sum()
-print([type(item).__name__ for item in stored])  # ['bytes', 'bytes', 'bytes'] -> sin saves x; the product saves sin(x) and x
+# sin saves x; the product saves sin(x) and x
+print([type(item).__name__ for item in stored])  # ['bytes', 'bytes', 'bytes']
 loss.backward()
 
 with torch.no_grad():
     expected = x.cos() * x + x.sin()  # d/dx of x * sin(x), by hand
-print(torch.allclose(x.grad, expected))  # True -> the round trip through bytes lost nothing
+# the round trip through bytes lost nothing
+print(torch.allclose(x.grad, expected))  # True

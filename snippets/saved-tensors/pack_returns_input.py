@@ -6,7 +6,7 @@ from torch.autograd.graph import saved_tensors_hooks
 
 
 def saved_alive_after_del(pack, run_backward=False):
-    """Build a graph under pack, drop it, and count the saved tensors still alive."""
+    """Build a graph under pack, drop it, count the saved tensors alive."""
     refs = []
 
     def tracking_pack(tensor):
@@ -16,7 +16,8 @@ def saved_alive_after_del(pack, run_backward=False):
 
     x = torch.tensor([0.5, 1.0], requires_grad=True)
     with saved_tensors_hooks(tracking_pack, lambda packed: packed):
-        loss = x.exp().sin().sum()  # exp saves its output; sin saves that same tensor
+        # exp saves its output; sin saves that same tensor
+        loss = x.exp().sin().sum()
     if run_backward:
         loss.backward()
     del loss, x  # nothing of ours refers to the graph any more
@@ -24,6 +25,9 @@ def saved_alive_after_del(pack, run_backward=False):
     return f"{sum(ref() is not None for ref in refs)} of {len(refs)} alive"
 
 
-print(saved_alive_after_del(lambda tensor: tensor))  # 2 of 2 alive -> the graph and its saved tensors leaked
-print(saved_alive_after_del(lambda tensor: tensor.detach()))  # 0 of 2 alive -> freed as soon as the graph was dropped
-print(saved_alive_after_del(lambda tensor: tensor, run_backward=True))  # 0 of 2 alive -> backward freed them: no leak
+# the graph and its saved tensors leaked
+print(saved_alive_after_del(lambda tensor: tensor))  # 2 of 2 alive
+# freed as soon as the graph was dropped
+print(saved_alive_after_del(lambda tensor: tensor.detach()))  # 0 of 2 alive
+# backward freed them: no leak
+print(saved_alive_after_del(lambda t: t, run_backward=True))  # 0 of 2 alive

@@ -8,16 +8,19 @@ def show(tensor):
 
 def pack(tensor):
     """Called during the forward pass, once for every tensor a Node saves."""
-    print("  pack  ", show(tensor))  # -> x.exp() for exp's Node; then exp(x) and x for the multiplication's Node
+    # x.exp() for exp's Node; then exp(x) and x for the multiplication's Node
+    print("  pack  ", show(tensor))
     #>   pack   [1.0, 2.7183]
     #>   pack   [1.0, 2.7183]
     #>   pack   [0.0, 1.0]
-    return tensor.detach()  # what pack returns is what the graph stores (detach: see Pitfall 2)
+    # what pack returns is what the graph stores (detach: see Pitfall 2)
+    return tensor.detach()
 
 
 def unpack(packed):
-    """Called during the backward pass, when a Node needs a saved tensor back."""
-    print("  unpack", show(packed))  # -> the multiplication's Node runs first, exp's Node last
+    """Called during backward, when a Node needs a saved tensor back."""
+    # the multiplication's Node runs first, exp's Node last
+    print("  unpack", show(packed))
     #>   unpack [1.0, 2.7183]
     #>   unpack [0.0, 1.0]
     #>   unpack [1.0, 2.7183]
@@ -25,10 +28,12 @@ def unpack(packed):
 
 
 x = torch.tensor([0.0, 1.0], requires_grad=True)
-with saved_tensors_hooks(pack, unpack):  # only the forward pass needs to be inside
+# only the forward pass needs to be inside
+with saved_tensors_hooks(pack, unpack):
     print("forward:")  # forward:
     loss = (x * x.exp()).sum()
 
 print("backward:")  # backward:
 loss.backward()  # the hooks stay attached to what was saved under them
-print(x.grad)  # tensor([1.0000, 5.4366]) -> d/dx of x * exp(x) is (1 + x) * exp(x)
+# d/dx of x * exp(x) is (1 + x) * exp(x)
+print(x.grad)  # tensor([1.0000, 5.4366])

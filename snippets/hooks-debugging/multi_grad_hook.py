@@ -1,0 +1,30 @@
+import torch
+from torch.autograd.graph import register_multi_grad_hook
+
+a = torch.tensor(1.0, requires_grad=True)
+b = torch.tensor(2.0, requires_grad=True)
+c = torch.tensor(3.0, requires_grad=True)
+
+
+def all_ready(grads):
+    """mode="all": one call per backward pass, with every gradient at once."""
+    print("all:", grads)  # -> None for c, which this pass did not reach
+    #> all: [tensor(2.), tensor(3.), None]
+
+
+handle = register_multi_grad_hook((a, b, c), all_ready)
+(a * 2 + b * 3).backward()
+handle.remove()
+
+
+def first_ready(grad):
+    """mode="any": one call per pass, with the first gradient computed."""
+    print("any:", grad)
+    #> any: tensor(3.)
+    #> any: tensor(5.)
+
+
+register_multi_grad_hook((a, b), first_ready, mode="any")
+(a * 2 + b * 3).backward()  # called once, not once per tensor
+(b * 5).backward()  # a is not reached: the hook still runs, for b
+del a, b, c  # no figure for this example
