@@ -11,7 +11,8 @@ and the entry also records the SHA-256 of every repository file the run imported
 next to the snippet, say), and the repository paths where a module the run failed to import would
 have been found (a snippet that catches the ``ImportError`` of a helper not written yet). An entry
 is used only when all of those still match and none of those paths exists, so editing a helper
-re-runs exactly the snippets that imported it, and adding one re-runs those that looked for it. An entry that cannot be read or does not have the
+re-runs exactly the snippets that imported it, and adding one re-runs those that looked for it.
+An entry that cannot be read or does not have the
 expected shape (a half-written file, a crash mid-write, a hand edit) is ignored and the snippet runs
 again; entries are written atomically (a temporary file, then a rename).
 

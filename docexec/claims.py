@@ -108,7 +108,8 @@ def find_print_sites(source: str) -> list[PrintSite]:
     for call in outer:
         end = call.end_lineno or call.lineno
         if end in seen_end:
-            raise ClaimSyntaxError(end, f"two print calls end on line {end}; give each its own line so each can carry a claim")
+            raise ClaimSyntaxError(end, f"two print calls end on line {end}; give each its own line so each can "
+                                        "carry a claim")
         seen_end[end] = call.lineno
         first = lines[call.lineno - 1]
         site = PrintSite(line=call.lineno, end_line=end, indent=first[: len(first) - len(first.lstrip())])

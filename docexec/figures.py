@@ -72,7 +72,8 @@ def check(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str =
         if path not in committed:
             problems.append(Problem(path, 0, f"is missing: {snippet} draws a graph (run `make fix` to write it)"))
         elif committed[path] != committed_text(snippet, dot):
-            problems.append(Problem(path, 0, f"is stale: {snippet} now draws a different graph (run `make fix` to update it)"))
+            problems.append(Problem(path, 0, f"is stale: {snippet} now draws a different graph "
+                                             "(run `make fix` to update it)"))
     for path in orphans(root, graphs, ran, committed):
         problems.append(Problem(path, 0, "was generated from a snippet that no longer draws a graph or no longer "
                                          "exists (run `make fix` to remove it)"))
@@ -129,56 +130,20 @@ def sync(root: Path, graphs: dict[str, str], ran: set[str], snippets_dir: str = 
     return changes
 
 
-_SVG_CACHE: dict[str, str] = {}  # key -> dot's SVG output
-_SVG_CLEAN: dict[str, str] = {}  # key -> the SVG element without prolog, comments and titles
-_SVG_SHOWN: dict[tuple[str, str], str] = {}  # (key, prefix) -> what render_svg returns
-_DOT: dict[str, str] = {}  # "program": the dot found by the first lookup since forget_dot()
-
-
-def forget_dot() -> None:
-    """Make the next ``render_svg`` look Graphviz's ``dot`` up on PATH again.
-
-    A build calls this when it starts, so that a long-running server notices Graphviz being
-    installed, moved or removed between two builds; within a build, ``dot`` is looked up once.
-    """
-    _DOT.clear()
-
-
-def dot_program() -> str:
-    """The path of Graphviz's ``dot``, looked up on PATH once until ``forget_dot``.
+def find_dot() -> str:
+    """The path of Graphviz's ``dot`` on PATH.
 
     Raises:
         GraphvizError: ``dot`` is not on PATH (the message says how to install it).
     """
-    if "program" not in _DOT:
-        program = shutil.which("dot")
-        if program is None:
-            raise GraphvizError(f"Graphviz's dot program is not on PATH; {INSTALL_HINT}")
-        _DOT["program"] = program
-    return _DOT["program"]
+    program = shutil.which("dot")
+    if program is None:
+        raise GraphvizError(f"Graphviz's dot program is not on PATH; {INSTALL_HINT}")
+    return program
 
 
 def _key(program: str, dot: str) -> str:
     return hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
-
-
-def _load(key: str, cache_dir: Path | None) -> bool:
-    """Whether ``dot``'s output for ``key`` is in memory, after looking in ``cache_dir``."""
-    if key not in _SVG_CACHE and cache_dir is not None:
-        try:
-            with open(os.path.join(cache_dir, f"{key}.svg"), encoding="utf-8") as handle:
-                text = handle.read()
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            return False
-        if text.rstrip().endswith("</svg>"):  # a half-written file is drawn again
-            _SVG_CACHE[key] = text
-    return key in _SVG_CACHE
-
-
-def _keep(key: str, svg: str, cache_dir: Path | None) -> None:
-    _SVG_CACHE[key] = svg
-    if cache_dir is not None:
-        write_atomically(Path(cache_dir) / f"{key}.svg", svg)
 
 
 def _run_dot(program: str, source: str) -> subprocess.CompletedProcess:
@@ -242,75 +207,110 @@ def _draw_batch(program: str, dots: list[str]) -> list[str] | None:
     return [_GRAPH_ID.sub('<g id="graph0" class="graph"', _PROLOG + document, count=1) for document in documents]
 
 
-def render_svg(dot: str, prefix: str = "fig", cache_dir: Path | None = None) -> str:
-    """Draw DOT text as an SVG element for inlining in a page.
+class Drawings:
+    """The figures of one build: ``dot`` looked up once (so a long-running server notices Graphviz
+    installed or removed between builds), each DOT source drawn once, its SVG kept in memory for
+    this build only and on disk in ``cache_dir`` (if given) for the next builds.
 
-    The XML prolog, DOCTYPE, Graphviz's version comment and the per-element ``<title>`` tooltips are
-    removed, and every ``id`` gets ``prefix`` so that several figures can share one page.
-    Results are kept by the SHA-256 of the DOT text (and of the ``dot`` program's path) in memory,
-    and in ``cache_dir`` when one is given, so an unchanged figure is drawn once. ``dot`` is
-    looked up on PATH once until ``forget_dot`` is called.
-
-    Raises:
-        GraphvizError: ``dot`` is not installed, or rejected the source (its first error line).
-    """
-    program = dot_program()
-    key = _key(program, dot)
-    if (key, prefix) in _SVG_SHOWN:
-        return _SVG_SHOWN[key, prefix]
-    if not _load(key, cache_dir):
-        _keep(key, _draw(program, dot), cache_dir)
-    if key not in _SVG_CLEAN:
-        svg = _SVG_CACHE[key]
-        svg = svg[svg.index("<svg"):]
-        svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
-        _SVG_CLEAN[key] = re.sub(r"<title>.*?</title>\n?", "", svg, flags=re.S).strip()
-    _SVG_SHOWN[key, prefix] = _SVG_CLEAN[key].replace(' id="', f' id="{prefix}-')
-    return _SVG_SHOWN[key, prefix]
-
-
-def render_many(dots: list[str], cache_dir: Path | None = None, jobs: int | None = None) -> None:
-    """Draw the DOT sources not drawn yet, to fill the caches that ``render_svg`` reads.
-
-    They are shared out among ``jobs`` (default: one per core) ``dot`` processes at once, each
-    drawing its share in one go (``_draw_batch``); sources that ``_batchable`` refuses (clusters,
-    gradients, not exactly one named graph), and the share of a process that failed, are drawn
-    one by one.
+    Args:
+        cache_dir: where drawings are stored between builds (``SVG_CACHE`` under the root), or None.
 
     Raises:
-        GraphvizError: as ``render_svg``, for the first source that failed.
+        GraphvizError: ``dot`` is not on PATH (raised by the first method that needs it).
     """
-    program = dot_program()
-    todo = [dot for dot in dict.fromkeys(dots) if not _load(_key(program, dot), cache_dir)]
-    names = {dot: _batchable(dot) for dot in todo}
-    alone = [dot for dot in todo if names[dot] is None]
-    batched = [dot for dot in todo if names[dot] is not None]
-    workers = max(1, jobs or os.cpu_count() or 1)
-    shares = [batched[i::workers] for i in range(workers) if batched[i::workers]]
 
-    def draw_share(share: list[str]) -> None:
-        documents = _draw_batch(program, share) if len(share) > 1 else None
-        if documents is None:
-            alone.extend(share)  # drawn one by one below, so that a failure names its own reason
-            return
-        for dot, svg in zip(share, documents):
-            _keep(_key(program, dot), svg, cache_dir)
+    def __init__(self, cache_dir: Path | None = None):
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
+        self._program: str | None = None
+        self._svg: dict[str, str] = {}  # key -> dot's SVG output
+        self._clean: dict[str, str] = {}  # key -> the SVG element without prolog, comments and titles
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(draw_share, shares))
-        list(pool.map(lambda dot: render_svg(dot, cache_dir=cache_dir), alone))
+    @property
+    def program(self) -> str:
+        """The ``dot`` this build draws with (``find_dot``, once)."""
+        if self._program is None:
+            self._program = find_dot()
+        return self._program
 
+    def key(self, dot: str) -> str:
+        """The name a drawing of ``dot`` is stored under: the SHA-256 of the source and of ``dot``'s path."""
+        return _key(self.program, dot)
 
-def prune(cache_dir: Path, dots: list[str], stale_after: float = 600.0) -> int:
-    """Remove the drawings in ``cache_dir`` that none of ``dots`` (DOT sources) uses, and temporary
-    files older than ``stale_after`` seconds (left by a process that died mid-write).
+    def _load(self, key: str) -> bool:
+        """Whether the drawing ``key`` is in memory, after looking in ``cache_dir``."""
+        if key not in self._svg and self.cache_dir is not None:
+            try:
+                with open(os.path.join(self.cache_dir, f"{key}.svg"), encoding="utf-8") as handle:
+                    text = handle.read()
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+                return False
+            if text.rstrip().endswith("</svg>"):  # a half-written file is drawn again
+                self._svg[key] = text
+        return key in self._svg
 
-    Returns:
-        How many files were removed; a file removed meanwhile by another process is skipped.
+    def _keep(self, key: str, svg: str) -> None:
+        self._svg[key] = svg
+        if self.cache_dir is not None:
+            write_atomically(self.cache_dir / f"{key}.svg", svg)
 
-    Raises:
-        GraphvizError: ``dot`` is not on PATH (the keys depend on which ``dot`` draws).
-    """
-    program = dot_program()
-    keep = {f"{_key(program, dot)}.svg" for dot in dots}
-    return remove_unused(Path(cache_dir), lambda name: name.endswith(".svg") and name not in keep, stale_after)
+    def svg(self, dot: str, prefix: str = "fig") -> str:
+        """Draw DOT text as an SVG element for inlining in a page.
+
+        The XML prolog, DOCTYPE, Graphviz's version comment and the per-element ``<title>`` tooltips
+        are removed, and every ``id`` gets ``prefix`` so that several figures can share one page.
+
+        Raises:
+            GraphvizError: ``dot`` is not installed, or rejected the source (its first error line).
+        """
+        key = self.key(dot)
+        if not self._load(key):
+            self._keep(key, _draw(self.program, dot))
+        if key not in self._clean:
+            svg = self._svg[key]
+            svg = svg[svg.index("<svg"):]
+            svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
+            self._clean[key] = re.sub(r"<title>.*?</title>\n?", "", svg, flags=re.S).strip()
+        return self._clean[key].replace(' id="', f' id="{prefix}-')
+
+    def draw_many(self, dots: list[str], jobs: int | None = None) -> None:
+        """Draw the DOT sources not drawn yet, so that ``svg`` finds them.
+
+        They are shared out among ``jobs`` (default: one per core) ``dot`` processes at once, each
+        drawing its share in one go (``_draw_batch``); sources that ``_batchable`` refuses (clusters,
+        gradients, not exactly one named graph), and the share of a process that failed, are drawn
+        one by one.
+
+        Raises:
+            GraphvizError: as ``svg``, for the first source that failed.
+        """
+        program = self.program
+        todo = [dot for dot in dict.fromkeys(dots) if not self._load(self.key(dot))]
+        names = {dot: _batchable(dot) for dot in todo}
+        alone = [dot for dot in todo if names[dot] is None]
+        batched = [dot for dot in todo if names[dot] is not None]
+        workers = max(1, jobs or os.cpu_count() or 1)
+        shares = [batched[i::workers] for i in range(workers) if batched[i::workers]]
+
+        def draw_share(share: list[str]) -> None:
+            documents = _draw_batch(program, share) if len(share) > 1 else None
+            if documents is None:
+                alone.extend(share)  # drawn one by one below, so that a failure names its own reason
+                return
+            for dot, svg in zip(share, documents, strict=True):
+                self._keep(self.key(dot), svg)
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(draw_share, shares))
+            list(pool.map(self.svg, alone))
+
+    def prune(self, dots: list[str], stale_after: float = 600.0) -> int:
+        """Remove the drawings in ``cache_dir`` that none of ``dots`` (DOT sources) uses, and temporary
+        files older than ``stale_after`` seconds (left by a process that died mid-write).
+
+        Returns:
+            How many files were removed; a file removed meanwhile by another process is skipped.
+        """
+        if self.cache_dir is None:
+            return 0
+        keep = {f"{self.key(dot)}.svg" for dot in dots}
+        return remove_unused(self.cache_dir, lambda name: name.endswith(".svg") and name not in keep, stale_after)

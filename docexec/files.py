@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -27,8 +28,6 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
             out.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(temp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temp)
-        except OSError:
-            pass
         raise

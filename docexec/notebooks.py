@@ -1,8 +1,9 @@
-"""A chapter as a Jupyter notebook, made from the same page and snippets, with this build's outputs.
+"""A chapter as a Jupyter notebook, made from the same page record and results as the page.
 
 The page's prose becomes Markdown cells and each snippet include a code cell whose outputs are what
-the snippet printed in this build (stdout and stderr streams, addresses shown as ``0x…``), followed
-by its autograd graph as an SVG image. Material-only syntax is turned into plain Markdown that
+the snippet printed in this build (stdout and stderr streams, addresses shown as ``0x…``: the same
+pieces the page shows, ``docexec.render.include_output``); the graph figures that follow a fence on
+the page follow its last cell, as SVG images. Material-only syntax is turned into plain Markdown that
 Jupyter renders: admonitions become a bold title over their text, reference-style links are
 inlined (Jupyter resolves them only within one cell), links to other pages point to the published
 site, and concept diagrams become SVG attachments.
@@ -18,10 +19,11 @@ import json
 import re
 from pathlib import Path
 
-from . import claims, figures
-from .markdown_ext import _DIAGRAM, fenced_lines, include_fences
-from .session import Session
-from .snippets import included_text, sections, split_target
+from .figures import Drawings
+from .includes import Fence, Page
+from .render import include_output
+from .results import Results
+from .snippets import included_text
 
 _ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+\w+(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
 _REF_DEF = re.compile(r"^\[(?P<ref>[^\]]+)\]:[ \t]+(?P<url><?\S+?>?)[ \t]*$")
@@ -29,184 +31,117 @@ _REF_USE = re.compile(r"\[(?P<text>[^\]]+)\]\[(?P<ref>[^\]]*)\]")
 _PAGE_LINK = re.compile(r"\]\((?P<page>[\w./-]+)\.md(?P<anchor>#[\w-]+)?\)")
 
 
-def snippet_code(session: Session, target: str) -> str:
-    """The code a reader sees for an include target: the whole file without section markers, or a section."""
-    name, section = split_target(target)
-    return included_text(session.source(f"{session.folder}/{name}"), section)
+class _Prose:
+    """Turns a page's prose lines into plain Jupyter Markdown, line by line, in order."""
 
+    def __init__(self, page: Page, site_url: str):
+        self.refs = {}
+        for number, line in enumerate(page.lines):
+            match = _REF_DEF.match(line) if number not in page.fenced else None
+            if match:
+                self.refs[match.group("ref").lower()] = match.group("url").strip("<>")
+        self.base = site_url.rstrip("/") + "/" if site_url else ""
+        self.inside: int | None = None  # the indentation of the admonition's text, inside one
 
-def _outputs(session: Session, target: str) -> list[dict]:
-    name, section = split_target(target)
-    path = f"{session.folder}/{name}"
-    result = session.results.get(path)
-    if result is None:  # execution switched off: the notebook has no outputs
-        return []
-    span = sections(session.source(path)).get(section) if section else None
-    streams: list[dict] = []
-    for line, text, stream in result.chunks:
-        if span and not span[0] <= line <= span[1]:
-            continue
-        text = claims.normalize(text)
-        if streams and streams[-1]["name"] == stream:
-            streams[-1]["text"] += text
-        else:
-            streams.append({"output_type": "stream", "name": stream, "text": text})
-    return streams
+    def line(self, line: str, fenced: bool) -> str | None:
+        """The line as Jupyter Markdown, or None for a line that goes (a reference definition)."""
+        if not fenced:
+            if _REF_DEF.match(line):
+                return None
+            if self.base:
+                line = _PAGE_LINK.sub(lambda m: f"]({self.base}{m.group('page')}/{m.group('anchor') or ''})", line)
+            match = _ADMONITION.match(line)
+            if match:
+                self.inside = len(match.group("indent")) + 4
+                return f"**{match.group('title') or 'Note'}**"
+        if self.inside is not None and line.strip() and len(line) - len(line.lstrip()) < self.inside:
+            self.inside = None
+        return line[self.inside:] if self.inside is not None and line.startswith(" " * self.inside) else line
 
+    def links(self, text: str) -> str:
+        """``text`` with its reference-style links inlined."""
+        return _REF_USE.sub(self._use, text)
 
-def _graph_output(session: Session, name: str) -> list[dict]:
-    result = session.results.get(f"{session.folder}/{name}")
-    if result is None or not result.graph_dot:
-        return []
-    svg = figures.render_svg(result.graph_dot, "nb", session.root / figures.SVG_CACHE)
-    return [{"output_type": "display_data", "metadata": {},
-             "data": {"image/svg+xml": svg, "text/plain": f"Autograd graph: {result.graph_alt}"}}]
-
-
-def _inline_references(text: str) -> str:
-    refs = {}
-    kept = []
-    for line in text.split("\n"):
-        match = _REF_DEF.match(line)
-        if match:
-            refs[match.group("ref").lower()] = match.group("url").strip("<>")
-        else:
-            kept.append(line)
-    text = "\n".join(kept)
-
-    def use(match: re.Match) -> str:
+    def _use(self, match: re.Match) -> str:
         ref = (match.group("ref") or match.group("text")).lower()
-        return f"[{match.group('text')}]({refs[ref]})" if ref in refs else match.group(0)
-
-    return _REF_USE.sub(use, text)
+        return f"[{match.group('text')}]({self.refs[ref]})" if ref in self.refs else match.group(0)
 
 
-def _plain_markdown(lines: list[str]) -> list[str]:
-    """Admonitions -> a bold title and their text, dedented (fenced lines are left to the caller)."""
-    out, inside = [], None
-    fenced = fenced_lines(lines)
-    for number, line in enumerate(lines):
-        match = _ADMONITION.match(line) if number not in fenced else None
-        if match:
-            inside = len(match.group("indent")) + 4
-            out.append(f"**{match.group('title') or 'Note'}**")
-            continue
-        if inside is not None and line.strip() and len(line) - len(line.lstrip()) < inside:
-            inside = None
-        out.append(line[inside:] if inside is not None and line.startswith(" " * inside) else line)
-    return out
+class _Cells:
+    """The notebook's cells as they are made: prose gathers until the next code cell."""
+
+    def __init__(self, prose: _Prose):
+        self.to_markdown = prose.links
+        self.cells: list[dict] = []
+        self.prose: list[str] = []
+        self.attachments: dict = {}
+
+    def flush(self) -> None:
+        body = self.to_markdown("\n".join(self.prose).strip("\n"))
+        if body:
+            cell = {"cell_type": "markdown", "id": f"cell-{len(self.cells)}", "metadata": {}, "source": body}
+            if self.attachments:
+                cell["attachments"] = dict(self.attachments)
+            self.cells.append(cell)
+        self.prose.clear()
+        self.attachments.clear()
+
+    def code(self, source: str, outputs: list[dict]) -> None:
+        self.flush()
+        self.cells.append({"cell_type": "code", "id": f"cell-{len(self.cells)}", "metadata": {},
+                           "execution_count": None, "source": source, "outputs": outputs})
 
 
-def _other_includes(lines: list[str], root: Path, include_paths: list[str], skip: set[int]) -> dict:
-    """Python fences that include files which are not snippets: start line -> (end line, code)."""
-    from .markdown_ext import _fences
-    from .snippets import INCLUDE
-
-    found = {}
-    for start, end, _, info in _fences(lines):
-        if start in skip or not info or info[0] not in ("python", "py"):
-            continue
-        matches = [INCLUDE.match(b) for b in lines[start + 1: end] if b.strip()]
-        if not matches or not all(matches):
-            continue
-        parts = []
-        for match in matches:
-            name, section = split_target(match.group("target"))
-            path = next((Path(root) / b / name for b in include_paths if (Path(root) / b / name).is_file()), None)
-            if path is None:
-                break
-            parts.append(included_text(path.read_text(encoding="utf-8"), section))
-        else:
-            found[start] = (end, "\n\n".join(parts))
-    return found
-
-
-def chapter_notebook(page: Path, session: Session, site_url: str = "", include_paths: list[str] | None = None) -> dict:
+def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url: str = "") -> dict:
     """Build the notebook of one chapter page.
 
     Args:
-        page: the page's Markdown file (``docs/<chapter>.md``).
-        session: a session that has run the snippets, or is running them (``Session.start``):
-            their results give the outputs; this waits for the chapter's own.
+        page: the page's record (``docexec.build.Build.page``).
+        results: this build's results; those of the page's snippets must be in.
+        drawings: the build's drawings (figures are drawn with them).
         site_url: the published site's address; links to other pages are made absolute with it
             (relative links stay as they are when it is empty).
-        include_paths: every folder ``--8<--`` includes may come from, relative to the repository
-            root (as ``pymdownx.snippets``' ``base_path``); includes of files that are not
-            snippets (no output) become code cells too.
 
     Returns:
         The notebook as a ``dict`` in nbformat 4.5.
 
     Raises:
-        GraphvizError: a graph could not be drawn (``figures.render_many``).
-        ExecutionError: the run failed (``Session.wait``).
+        GraphvizError: a graph could not be drawn.
+        UnknownTargetError: an include names a snippet without a result.
     """
-    text = _inline_references(Path(page).read_text(encoding="utf-8"))
-    if site_url:
-        base = site_url.rstrip("/") + "/"
-        text = _PAGE_LINK.sub(lambda m: f"]({base}{m.group('page')}/{m.group('anchor') or ''})", text)
-    lines = _plain_markdown(text.split("\n"))
-    fences = {start: (end, targets) for start, end, _, targets in include_fences(lines, session.root, session.folder)}
-    paths = [f"{session.folder}/{split_target(t)[0]}" for _, targets in fences.values() for t in targets]
-    session.ensure_run(paths)  # a run under way: this chapter's snippets only
-    drawn = [session.results[p].graph_dot for p in paths if p in session.results and session.results[p].graph_dot]
-    figures.render_many(drawn, cache_dir=session.root / figures.SVG_CACHE)  # in parallel, before the cells
-    versions = session.versions()
-    cells: list[dict] = []
-    prose: list[str] = []
-    attachments: dict = {}
-
-    def flush() -> None:
-        body = "\n".join(prose).strip("\n")
-        if body:
-            cell = {"cell_type": "markdown", "id": f"cell-{len(cells)}", "metadata": {}, "source": body}
-            if attachments:
-                cell["attachments"] = dict(attachments)
-            cells.append(cell)
-        prose.clear()
-        attachments.clear()
-
-    fenced = fenced_lines(lines)
-    others = _other_includes(lines, session.root, include_paths or [], set(fences))
+    fences = {fence.start: fence for fence in page.fences}
+    drawings.draw_many([results.runs[p].graph_dot for p in page.snippets
+                        if p in results.runs and results.runs[p].graph_dot])  # in parallel, first
+    diagrams = {diagram.index: diagram for diagram in page.diagrams}
+    prose = _Prose(page, site_url)
+    cells = _Cells(prose)
     index = 0
-    while index < len(lines):
-        line = lines[index]
+    while index < len(page.lines):
         if index in fences:
-            end, targets = fences[index]
-            flush()
-            for target in targets:
-                cells.append({"cell_type": "code", "id": f"cell-{len(cells)}", "metadata": {},
-                              "execution_count": None, "source": snippet_code(session, target),
-                              "outputs": _outputs(session, target) + _graph_output(session, split_target(target)[0])})
-            index = end + 1
+            _fence_cells(fences[index], results, drawings, cells)
+            index = fences[index].end + 1
             continue
-        other = others.get(index)
-        if other is not None:
-            flush()
-            end, code = other
-            cells.append({"cell_type": "code", "id": f"cell-{len(cells)}", "metadata": {},
-                          "execution_count": None, "source": code, "outputs": []})
-            index = end + 1
-            continue
-        diagram = _DIAGRAM.match(line) if index not in fenced else None
-        if diagram:
-            dot = (session.root / diagram.group("path")).read_text(encoding="utf-8")
-            svg = figures.render_svg(dot, "nb", session.root / figures.SVG_CACHE)
-            name = Path(diagram.group("path")).with_suffix(".svg").name
-            attachments[name] = {"image/svg+xml": base64.b64encode(svg.encode()).decode()}
-            prose.append(f"![{diagram.group('alt')}](attachment:{name})")
-            if diagram.group("caption"):
-                prose.append(f"\n*{diagram.group('caption')}*")
+        if index in diagrams:
+            diagram = diagrams[index]
+            svg = drawings.svg((results.root / diagram.path).read_text(encoding="utf-8"), "nb")
+            name = Path(diagram.path).with_suffix(".svg").name
+            cells.attachments[name] = {"image/svg+xml": base64.b64encode(svg.encode()).decode()}
+            cells.prose.append(f"![{diagram.alt}](attachment:{name})")
+            if diagram.caption:
+                cells.prose.append(f"\n*{diagram.caption}*")
         else:
-            prose.append(line)
-        if index == 0 and line.startswith("# ") and versions:
-            prose.append(f"\n*This notebook was generated from the site's page and run with PyTorch "
-                         f"{versions.get('torch')} on Python {versions.get('python')}; the outputs below "
-                         "are that run's. Each code cell runs on its own.*")
+            line = prose.line(page.lines[index], index in page.fenced)
+            if line is not None:
+                cells.prose.append(line)
+        if index == page.title and results.versions():
+            versions = results.versions()
+            cells.prose.append(f"\n*This notebook was generated from the site's page and run with PyTorch "
+                               f"{versions.get('torch')} on Python {versions.get('python')}; the outputs below "
+                               "are that run's. Each code cell runs on its own.*")
         index += 1
-    flush()
+    cells.flush()
     return {
-        "cells": cells,
+        "cells": cells.cells,
         "metadata": {
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
             "language_info": {"name": "python"},
@@ -214,6 +149,24 @@ def chapter_notebook(page: Path, session: Session, site_url: str = "", include_p
         "nbformat": 4,
         "nbformat_minor": 5,
     }
+
+
+def _fence_cells(fence: Fence, results: Results, drawings: Drawings, cells: _Cells) -> None:
+    """One code cell per include of ``fence``: with this build's output if the fence runs (and the
+    figures that follow it on the page after the last one), else the code alone."""
+    if not fence.runs:
+        code = "\n\n".join(included_text((results.root / i.file).read_text(encoding="utf-8"), i.section)
+                           for i in fence.includes)
+        cells.code(code, [])
+        return
+    out = include_output(results, fence)
+    for number, (include, (_, pieces)) in enumerate(zip(fence.includes, out.cells, strict=True)):
+        outputs = [{"output_type": "stream", "name": stream, "text": text} for stream, text in pieces]
+        if number == len(fence.includes) - 1:
+            outputs += [{"output_type": "display_data", "metadata": {},
+                         "data": {"image/svg+xml": drawings.svg(figure.dot, "nb"), "text/plain": figure.alt}}
+                        for figure in out.figures]
+        cells.code(included_text(results.source(include.file), include.section), outputs)
 
 
 def dumps(notebook: dict) -> str:

@@ -8,44 +8,40 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import markdown
+from .includes import parse_page
+from .render import include_output, output_markdown
+from .results import Results
 
-from .markdown_ext import SnippetOutputExtension
 
-
-def expand(page: Path, root: Path, base_path: str = "snippets", outputs: bool = True,
-           include_paths: list[str] | None = None) -> str:
-    """Return the text of ``page`` with every ``--8<--`` include replaced by the file it names.
+def expand(page: Path, root: Path, include_paths: list[str], results: Results | None = None) -> str:
+    """Return the text of ``page`` with every ``--8<--`` include replaced by the file it names and,
+    given ``results``, each running fence followed by its output block as a ``text`` fence.
 
     Args:
         page: a Markdown file (``docs/<page>.md``).
-        root: the repository root; ``base_path`` is relative to it.
-        base_path: the folder includes are relative to (as ``pymdownx.snippets``' ``base_path``).
-        outputs: also insert each snippet's output block (this runs the snippets).
+        root: the repository root.
         include_paths: every folder includes may come from, relative to ``root`` (the
-            ``base_path`` list of ``pymdownx.snippets``; default: ``[base_path]``).
+            ``base_path`` list of ``pymdownx.snippets``).
+        results: this build's results (``Runner.wait``); None leaves outputs out.
 
     Raises:
         pymdownx.snippets.SnippetMissingError: an include names a missing file or section.
+        UnknownTargetError: an include names a snippet without a result.
     """
+    import markdown
     from pymdownx.snippets import SnippetExtension
 
     root = Path(root).resolve()
-    md = markdown.Markdown(extensions=[
-        SnippetExtension(base_path=[str(root / p) for p in (include_paths or [base_path])], check_paths=True,
-                         dedent_subsections=True),
-        SnippetOutputExtension(root=str(root), base_path=base_path, versions_note=False),
-    ])
-    lines = Path(page).read_text(encoding="utf-8").split("\n")
-    names = (["docexec_output"] if outputs else []) + ["snippet"]
-    for name in names:
-        lines = md.preprocessors[name].run(lines)
-    outputs = md.preprocessors["docexec_output"]
-    expanded: list[str] = []
-    for line in lines:  # a marker becomes its output block as Markdown; figures are dropped
-        stripped = line.strip()
-        if stripped.startswith(outputs.marker):
-            expanded.extend(outputs.as_markdown.get(int(stripped[len(outputs.marker):]), []))
-        else:
-            expanded.append(line)
-    return "\n".join(expanded)
+    text = Path(page).read_text(encoding="utf-8")
+    record = parse_page(text, str(page), str(root), include_paths, results.folder if results else "snippets")
+    after = {fence.end: fence for fence in record.fences if fence.runs} if results is not None else {}
+    lines: list[str] = []
+    for index, line in enumerate(record.lines):
+        lines.append(line)
+        if index in after:
+            out = include_output(results, after[index])
+            if out.text:
+                lines.extend(output_markdown(out.text, after[index].indent))
+    md = markdown.Markdown(extensions=[SnippetExtension(base_path=[str(root / p) for p in include_paths],
+                                                        check_paths=True, dedent_subsections=True)])
+    return "\n".join(md.preprocessors["snippet"].run(lines))

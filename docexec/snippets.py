@@ -20,7 +20,8 @@ SNIPPETS_DIR = "snippets"
 
 # The section marker and include syntax of pymdownx.snippets 13.x (its own regular expressions,
 # reduced to the forms this project uses).
-_SECTION = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(?P<type>start|end)[ \t]*:[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\].*?$")
+_SECTION = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(?P<type>start|end)[ \t]*:[ \t]*"
+                      r"(?P<name>[a-z][-_0-9a-z]*)[ \t]*\].*?$")
 INCLUDE = re.compile(r"^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+(?P<q>[\"'])(?P<target>[^\"']+)(?P=q)[ \t]*$")
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")

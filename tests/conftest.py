@@ -44,3 +44,13 @@ def site_copy(tmp_path: Path) -> Path:
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path
+
+
+def run_all(root: Path, folder: str = "snippets", paths: list[str] | None = None, **options):
+    """Run ``paths`` (default: every snippet under ``folder``) with a new ``Runner`` and return the
+    complete ``Results``."""
+    from docexec.runner import Runner
+
+    runner = Runner(root, folder, **options)
+    runner.start(paths)
+    return runner.wait()

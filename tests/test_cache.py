@@ -11,9 +11,9 @@ import textwrap
 import pytest
 
 from docexec import cache, figures
-from docexec.session import Session
+from docexec.runner import Runner
 
-from .conftest import ROOT, write_snippets
+from .conftest import ROOT, run_all, write_snippets
 
 
 @pytest.fixture
@@ -31,25 +31,22 @@ def repo(tmp_path):
             print("plain")  # plain
             """,
     })
-    first = Session(tmp_path)
-    first.run()
+    first = run_all(tmp_path)
     assert sorted(first.executed) == ["snippets/c/plain.py", "snippets/c/uses_helper.py"]
-    figures.sync(tmp_path, first.graphs(), set(first.results))  # what `make fix` would commit
+    figures.sync(tmp_path, first.graphs(), set(first.runs))  # what `make fix` would commit
     return tmp_path
 
 
-def rerun(root) -> Session:
-    session = Session(root)
-    session.run()
-    return session
+def rerun(root):
+    return run_all(root)
 
 
 def test_nothing_changed_nothing_runs_and_results_are_the_same(repo):
     session = rerun(repo)
     assert session.executed == []
-    assert all(r.cached for r in session.results.values())
+    assert all(r.cached for r in session.runs.values())
     assert session.output("c/uses_helper.py") == "6.0" and session.problems() == []
-    assert "MulBackward0" in session.results["snippets/c/uses_helper.py"].graph_dot
+    assert "MulBackward0" in session.runs["snippets/c/uses_helper.py"].graph_dot
 
 
 def test_editing_one_snippet_runs_that_snippet_only(repo):
@@ -97,9 +94,9 @@ def test_a_warm_build_imports_no_torch(tmp_path):
         import sys
         from mkdocs.commands.build import build
         from mkdocs.config import load_config
-        from docexec.session import get_session
+        from docexec.build import runner_for
         build(load_config("mkdocs.yml", site_dir=sys.argv[1]))
-        print("torch" in sys.modules, len(get_session(".").executed))
+        print("torch" in sys.modules, len(runner_for(".").executed))
         """)
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     runs = [subprocess.run([sys.executable, "-c", script, str(tmp_path / f"out{i}")], cwd=site, env=env,
@@ -132,49 +129,26 @@ def test_a_helper_loaded_from_its_file_path_is_still_a_dependency(tmp_path):
             print(module.V)  # 1
             """,
     })
-    assert rerun(tmp_path).results["snippets/c/loads_by_path.py"].deps == ["snippets/c/_loaded.py"]
+    assert rerun(tmp_path).runs["snippets/c/loads_by_path.py"].deps == ["snippets/c/_loaded.py"]
     (tmp_path / "snippets/c/_loaded.py").write_text("V = 2\n")
     session = rerun(tmp_path)
     assert session.executed == ["snippets/c/loads_by_path.py"]
     assert session.output("c/loads_by_path.py") == "2"
 
 
-def test_while_waiting_runs_alongside_the_snippets_only_when_some_must_run(repo):
-    import threading
-    import time
-
-    calls = []
-
-    def waiting():
-        calls.append(threading.current_thread() is not threading.main_thread())
-        time.sleep(0.3)
-        calls.append("done")  # run() returns only after this
-
-    assert rerun(repo).executed == []
-    session = Session(repo)
-    session.run(while_waiting=waiting)
-    assert session.executed == [] and calls == []  # all cached: nothing to wait for, nothing called
-    path = repo / "snippets/c/plain.py"
-    path.write_text(path.read_text().replace("plain", "edited"))
-    session.reset()
-    session.run(while_waiting=waiting)
-    assert session.executed == ["snippets/c/plain.py"] and calls == [True, "done"]
-
-
 def test_prestart_of_a_rebuild_reads_the_snippets_as_they_are_now(repo):
     """Under mkdocs serve, a rebuild's on_config (prestart) comes before its on_pre_build (reset)."""
-    session = Session(repo)
-    session.run()
-    assert session.executed == []
+    runner = Runner(repo)
+    runner.start()
+    assert runner.wait().executed == []
     path = repo / "snippets/c/plain.py"
     path.write_text(path.read_text().replace("plain", "edited"))
-    session.prestart()
+    runner.prestart()
     try:
-        assert session._worker is not None  # the edit was seen: the worker started early
+        assert runner._worker is not None  # the edit was seen: the worker started early
     finally:
-        session.reset()
-        session.run()  # uses (and ends) that worker
-    assert session.executed == ["snippets/c/plain.py"]
+        runner.start()  # uses (and ends) that worker
+    assert runner.wait().executed == ["snippets/c/plain.py"]
 
 
 def test_results_are_checked_and_kept_while_the_other_snippets_still_run(tmp_path):
@@ -193,9 +167,7 @@ def test_results_are_checked_and_kept_while_the_other_snippets_still_run(tmp_pat
             print([(e["path"], e["result"]["claim_problems"]) for e in entries])  # [('snippets/q/quick.py', [])]
             """,
     })
-    session = Session(tmp_path, jobs=2)
-    session.run()
-    assert session.problems() == []
+    assert run_all(tmp_path, jobs=2).problems() == []
 
 
 def test_a_run_that_failed_in_a_helper_import_runs_again_once_the_helper_is_fixed(tmp_path):
@@ -208,12 +180,10 @@ def test_a_run_that_failed_in_a_helper_import_runs_again_once_the_helper_is_fixe
             print(VALUE)  # 7
             """,
     })
-    first = Session(tmp_path)
-    first.run()
-    assert first.results["snippets/h/uses_broken.py"].error_type == "NameError"
+    first = run_all(tmp_path)
+    assert first.runs["snippets/h/uses_broken.py"].error_type == "NameError"
     (tmp_path / "snippets/h/_broken.py").write_text("VALUE = 7\n")
-    second = Session(tmp_path)
-    second.run()
+    second = run_all(tmp_path)
     assert second.executed == ["snippets/h/uses_broken.py"]
     assert second.problems() == []
 
@@ -231,15 +201,14 @@ def test_a_helper_the_snippet_looked_for_and_did_not_find_runs_it_again_once_wri
             """,
         "snippets/m/other.py": 'print("other")  # other\n',
     })
-    first = Session(tmp_path)
-    first.run()
+    first = run_all(tmp_path)
     assert first.problems() == []
-    assert "snippets/m/_later.py" in first.results["snippets/m/optional.py"].absent
+    assert "snippets/m/_later.py" in first.runs["snippets/m/optional.py"].absent
     assert rerun(tmp_path).executed == []  # nothing written yet: served from the cache
     (tmp_path / "snippets/m/_later.py").write_text('GREETING = "hello"\n')
     second = rerun(tmp_path)
     assert second.executed == ["snippets/m/optional.py"]
-    assert second.results["snippets/m/optional.py"].output.strip() == "hello"
+    assert second.runs["snippets/m/optional.py"].output.strip() == "hello"
     assert second.problems()  # its claim still says "no helper"
 
 
@@ -263,11 +232,11 @@ def test_a_package_whose_init_raised_and_was_caught_is_a_dependency(tmp_path):
                 print("broken")  # broken
             """,
     })
-    assert Session(tmp_path).run()["snippets/m/guarded_pkg.py"].ok
+    assert run_all(tmp_path).runs["snippets/m/guarded_pkg.py"].ok
     (tmp_path / "snippets/m/_pkg/__init__.py").write_text("OK = 1\n")
     second = rerun(tmp_path)
     assert second.executed == ["snippets/m/guarded_pkg.py"]
-    assert second.results["snippets/m/guarded_pkg.py"].output.strip() == "found"
+    assert second.runs["snippets/m/guarded_pkg.py"].output.strip() == "found"
 
 
 def test_a_helper_whose_import_raised_and_was_caught_is_a_dependency(tmp_path):
@@ -283,13 +252,12 @@ def test_a_helper_whose_import_raised_and_was_caught_is_a_dependency(tmp_path):
             print(VALUE)  # broken
             """,
     })
-    first = Session(tmp_path)
-    first.run()
+    first = run_all(tmp_path)
     assert first.problems() == []
     (tmp_path / "snippets/m/_flaky.py").write_text('VALUE = "fixed"\n')
     second = rerun(tmp_path)
     assert second.executed == ["snippets/m/guarded.py"]
-    assert "fixed" in second.results["snippets/m/guarded.py"].output
+    assert "fixed" in second.runs["snippets/m/guarded.py"].output
 
 
 def test_a_full_run_drops_the_entries_it_did_not_use_and_a_partial_run_drops_none(repo):
@@ -302,7 +270,7 @@ def test_a_full_run_drops_the_entries_it_did_not_use_and_a_partial_run_drops_non
     os.utime(old_tmp, (0, 0))  # left by a process that died long ago
     path = repo / "snippets/c/plain.py"
     path.write_text(path.read_text().replace("plain", "edited"))
-    Session(repo).run(["snippets/c/plain.py"])  # one snippet only: nothing is dropped
+    run_all(repo, paths=["snippets/c/plain.py"])  # one snippet only: nothing is dropped
     assert len({p.name for p in runs.glob("*.json")}) == 3
     assert rerun(repo).executed == []
     after = {p.name for p in runs.glob("*.json")}
@@ -311,11 +279,11 @@ def test_a_full_run_drops_the_entries_it_did_not_use_and_a_partial_run_drops_non
 
 
 def test_a_full_run_of_another_folder_drops_none_of_this_folders_entries(repo):
-    """Sessions of two folders share the root's cache (the tests' fixtures and the site's snippets)."""
+    """Runs of two folders share the root's cache (the tests' fixtures and the site's snippets)."""
     runs = repo / cache.CACHE_DIR / "runs"
     before = {p.name for p in runs.glob("*.json")}
     write_snippets(repo, {"other/o/x.py": 'print("x")  # x\n'})
-    Session(repo, "other").run()
+    run_all(repo, "other")
     after = {p.name for p in runs.glob("*.json")}
     assert before < after and len(after) == len(before) + 1
     assert rerun(repo).executed == []

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from docexec.pages import expand
+from docexec.runner import Runner
 
 from .conftest import ROOT, snippet_base_paths
 
@@ -45,10 +46,13 @@ def silently_skipped(text: str) -> list[str]:
 @pytest.fixture(scope="module")
 def expanded(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("pages")
+    runner = Runner(ROOT)
+    runner.start()
+    results = runner.wait()
     for page in PAGES:
         target = folder / page.relative_to(ROOT / "docs")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(expand(page, ROOT, include_paths=snippet_base_paths()), encoding="utf-8")
+        target.write_text(expand(page, ROOT, snippet_base_paths(), results), encoding="utf-8")
     (folder / "README.md").write_text((ROOT / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
     return folder
 
@@ -70,13 +74,23 @@ def test_readme_runs_no_shell_blocks():
 
 
 def test_every_python_block_runs_on_its_own(expanded):
-    blocks = sum(fence_infos(p.read_text(encoding="utf-8")).count("python") for p in expanded.rglob("*.md"))
-    assert blocks >= 8
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "--codeblocks", "-q", "-p", "no:cacheprovider", "--rootdir", str(expanded),
-         "-o", "addopts=", "-o", "pythonpath=", str(expanded)],
-        capture_output=True, text=True, cwd=expanded,
-    )
-    summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
-    assert f"{blocks} passed" in summary, summary
+    """pytest-codeblocks runs a file's blocks one after the other in one process (``exec``), so one
+    block's process-wide state (a warning PyTorch gives once per process, a global default) would
+    reach the next; each page gets a process of its own, as a reader's notebook or script would."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    files = sorted(expanded.rglob("*.md"))
+    blocks = {f: fence_infos(f.read_text(encoding="utf-8")).count("python") for f in files}
+    assert sum(blocks.values()) >= 8
+
+    def run(path: Path) -> tuple[Path, subprocess.CompletedProcess]:
+        return path, subprocess.run(
+            [sys.executable, "-m", "pytest", "--codeblocks", "-q", "-p", "no:cacheprovider", "--rootdir",
+             str(expanded), "-o", "addopts=", "-o", "pythonpath=", str(path)],
+            capture_output=True, text=True, cwd=expanded)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for path, proc in pool.map(run, [f for f in files if blocks[f]]):
+            summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr
+            assert proc.returncode == 0, f"{path.name}: " + proc.stdout[-3000:] + proc.stderr[-2000:]
+            assert f"{blocks[path]} passed" in summary, f"{path.name}: {summary}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -10,9 +11,10 @@ import pytest
 
 from docexec import claims
 from docexec.execute import run_snippets
-from docexec.session import Session
+from docexec.results import Results
+from docexec.runner import Runner
 
-from .conftest import write_snippets
+from .conftest import run_all, write_snippets
 
 
 @pytest.fixture(scope="module")
@@ -134,9 +136,8 @@ def test_addresses_in_repr_str_and_fstrings_never_decide_a_match(runs):
 
 def test_a_snippet_that_raises_is_reported_with_file_line_and_exception(runs):
     root, results = runs
-    session = Session(root)
-    session.results = {"snippets/t/raises.py": results["snippets/t/raises.py"]}
-    (problem,) = session.problems()
+    (problem,) = Results(root, "snippets", {"snippets/t/raises.py": results["snippets/t/raises.py"]},
+                         {"snippets/t/raises.py": (root / "snippets/t/raises.py").read_text()}).problems()
     assert str(problem) == "snippets/t/raises.py:4: raised ValueError: broken on purpose"
     assert 'File "snippets/t/raises.py", line 5' in problem.detail
 
@@ -203,7 +204,7 @@ def test_worker_and_sub_workers_together_run_at_most_jobs_snippets_at_once(group
     _, results = grouped
     spans = sorted(tuple(map(float, r.output.split()[1:])) for r in results.values() if r.ok)
     assert len(spans) == 4
-    for (_, end), (start, _) in zip(spans, spans[1:]):
+    for (_, end), (start, _) in itertools.pairwise(spans):
         assert start >= end - 0.01  # jobs=1: no two snippets overlap, whichever process forked them
 
 
@@ -219,24 +220,25 @@ def test_the_extension_starts_the_worker_early_once_and_never_after_a_run(tmp_pa
     from docexec.markdown_ext import SnippetOutputExtension
 
     write_snippets(tmp_path, {"snippets/c/one.py": "print(1)  # 1\n"})
-    session = Session(tmp_path, cache=False)
-    import docexec.session as session_module
+    from docexec import build
 
-    session_module._SESSIONS[tmp_path.resolve() / "snippets"] = session
+    runner = Runner(tmp_path, cache=False)
+    build._RUNNERS[(tmp_path.resolve(), "snippets")] = runner
     try:
         SnippetOutputExtension(root=str(tmp_path), start_early=True)
-        early = session._worker
+        early = runner._worker
         assert early is not None  # started while the generator loads the rest of its config
         SnippetOutputExtension(root=str(tmp_path), start_early=True)
-        assert session._worker is early  # not a second one
-        session.run()
-        assert session._worker is None and early.returncode == 0  # the run used that worker
+        assert runner._worker is early  # not a second one
+        runner.start()
+        runner.wait()
+        assert runner._worker is None and early.returncode == 0  # the run used that worker
         SnippetOutputExtension(root=str(tmp_path), start_early=True)  # as for every page after the run
-        assert session._worker is None
+        assert runner._worker is None
         SnippetOutputExtension(root=str(tmp_path))
-        assert session._worker is None
+        assert runner._worker is None
     finally:
-        del session_module._SESSIONS[tmp_path.resolve() / "snippets"]
+        del build._RUNNERS[(tmp_path.resolve(), "snippets")]
 
 
 def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path):
@@ -332,9 +334,7 @@ def test_a_snippet_sees_no_trace_of_the_workers_preparation(tmp_path):
         """
     paths = write_snippets(tmp_path, {"snippets/p/fresh.py": source})
     fresh = subprocess.run([sys.executable, str(tmp_path / paths[0])], capture_output=True, text=True, check=True)
-    session = Session(tmp_path, cache=False)
-    session.run()
-    result = session.results[paths[0]]
+    result = run_all(tmp_path, cache=False).runs[paths[0]]
     assert result.ok, result.error_message
     assert result.output == fresh.stdout == "0\n200\n"
 
@@ -369,8 +369,6 @@ def test_each_result_is_handed_out_while_the_other_snippets_still_run(tmp_path):
 def test_a_failing_result_callback_stops_the_worker_and_every_snippet_it_runs(tmp_path):
     """The exception propagates, and the snippets still running, in the worker and in a
     sub-worker, are stopped rather than left to run on past their timeouts."""
-    import os
-    import time
 
     pids = {name: tmp_path / f"{name}.pid" for name in ("b", "c")}
     sleeper = "import os, time\nopen({!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)\n"
@@ -379,7 +377,8 @@ def test_a_failing_result_callback_stops_the_worker_and_every_snippet_it_runs(tm
             import os
             import time
             deadline = time.monotonic() + 20
-            while not all(os.path.exists(p) for p in {[str(p) for p in pids.values()]!r}) and time.monotonic() < deadline:
+            files = {[str(p) for p in pids.values()]!r}
+            while not all(os.path.exists(p) for p in files) and time.monotonic() < deadline:
                 time.sleep(0.01)
             print("a")  # a
             """,
@@ -465,7 +464,8 @@ def test_a_build_started_with_sigint_ignored_keeps_its_worker_through_sigint(tmp
 
     started = tmp_path / "started"
     paths = write_snippets(tmp_path, {
-        "snippets/s/a.py": f"import time\nopen({str(started)!r}, 'w').write('x')\ntime.sleep(1)\nprint('done')  # done\n",
+        "snippets/s/a.py": f"import time\nopen({str(started)!r}, 'w').write('x')\ntime.sleep(1)\n"
+                           "print('done')  # done\n",
     })
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 
 from docexec.cli import fix
-from docexec.session import Session
+from docexec.runner import Runner
 
-from .conftest import write_snippets
+from .conftest import run_all, write_snippets
 
 
 def test_fix_rewrites_reports_and_is_idempotent(tmp_path):
@@ -22,7 +22,7 @@ def test_fix_rewrites_reports_and_is_idempotent(tmp_path):
             """,
     })
     out = io.StringIO()
-    assert fix(Session(tmp_path), ["snippets/c/stale.py"], out) == 0
+    assert fix(Runner(tmp_path), ["snippets/c/stale.py"], out) == 0
     text = (tmp_path / "snippets/c/stale.py").read_text()
     assert "print(y)  # tensor(6., grad_fn=<MulBackward0>) -> the note is kept\n" in text
     assert "print(y.grad_fn)  # <MulBackward0 object at 0x…>\n" in text
@@ -33,7 +33,7 @@ def test_fix_rewrites_reports_and_is_idempotent(tmp_path):
         "diagrams/c/stale.dot: written",
     ]
     again = io.StringIO()
-    assert fix(Session(tmp_path), ["snippets/c/stale.py"], again) == 0
+    assert fix(Runner(tmp_path), ["snippets/c/stale.py"], again) == 0
     assert again.getvalue() == "" and (tmp_path / "snippets/c/stale.py").read_text() == text
 
 
@@ -44,7 +44,7 @@ def test_fix_never_writes_a_snippet_that_does_not_parse_or_fails(tmp_path):
     })
     before = {p: (tmp_path / p).read_bytes() for p in ("snippets/c/broken.py", "snippets/c/raises.py")}
     out = io.StringIO()
-    assert fix(Session(tmp_path), list(before), out) == 2
+    assert fix(Runner(tmp_path), list(before), out) == 2
     assert {p: (tmp_path / p).read_bytes() for p in before} == before
     report = out.getvalue()
     assert "snippets/c/broken.py:2: " in report and "(claims not rewritten" in report
@@ -61,12 +61,12 @@ def test_fix_writes_updates_and_removes_generated_diagrams(tmp_path):
         """})
     dot = tmp_path / "diagrams/c/graph.dot"
     out = io.StringIO()
-    fix(Session(tmp_path), [snippet], out)
+    fix(Runner(tmp_path), [snippet], out)
     assert out.getvalue() == "diagrams/c/graph.dot: written\n"
     text = dot.read_text()
     assert text.startswith("// Generated from snippets/c/graph.py by docexec; do not edit.")
     assert "MulBackward0" in text and "AddBackward0" not in text
-    assert Session(tmp_path).run([snippet]) and not _problems(tmp_path, snippet)
+    assert not _problems(tmp_path, snippet)
 
     source = tmp_path / snippet
     source.write_text(source.read_text().replace("y = x * 3", "y = x + 4"))
@@ -74,19 +74,17 @@ def test_fix_writes_updates_and_removes_generated_diagrams(tmp_path):
     assert problems[0].startswith("snippets/c/graph.py:4: claim does not hold")
     assert problems[1].startswith("diagrams/c/graph.dot: is stale")
     out = io.StringIO()
-    fix(Session(tmp_path), [snippet], out)
+    fix(Runner(tmp_path), [snippet], out)
     assert out.getvalue().splitlines()[-1] == "diagrams/c/graph.dot: updated" and "AddBackward0" in dot.read_text()
 
     source.write_text("print(1)  # 1\n")
     out = io.StringIO()
-    fix(Session(tmp_path), [snippet], out)
+    fix(Runner(tmp_path), [snippet], out)
     assert out.getvalue() == "diagrams/c/graph.dot: removed\n" and not dot.exists()
 
 
 def _problems(root, snippet):
-    session = Session(root)
-    session.run([snippet])
-    return session.problems()
+    return run_all(root, paths=[snippet]).problems()
 
 
 def test_fix_keeps_crlf_line_endings_and_a_byte_order_mark_runs(tmp_path):
@@ -95,6 +93,6 @@ def test_fix_keeps_crlf_line_endings_and_a_byte_order_mark_runs(tmp_path):
     path.write_bytes(b"x = 2\r\nprint(x)\r\nprint(x + 1)  # 4\r\n")
     (tmp_path / "snippets/c/bom.py").write_bytes(b"\xef\xbb\xbfprint('bom')  # bom\n")
     out = io.StringIO()
-    assert fix(Session(tmp_path), ["snippets/c/crlf.py", "snippets/c/bom.py"], out) == 0
+    assert fix(Runner(tmp_path), ["snippets/c/crlf.py", "snippets/c/bom.py"], out) == 0
     assert path.read_bytes() == b"x = 2\r\nprint(x)  # 2\r\nprint(x + 1)  # 3\r\n"
     assert "bom.py" not in out.getvalue()  # ran, and its claim held

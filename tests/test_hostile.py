@@ -10,21 +10,20 @@ import shutil
 
 import pytest
 
-from docexec.session import Session
+from docexec.results import Results
+from docexec.runner import Runner
 
-from .conftest import ROOT
+from .conftest import ROOT, run_all
 
 FOLDER = "tests/fixtures/hostile"
 
 
 @pytest.fixture(scope="module")
-def session() -> Session:
-    session = Session(ROOT, FOLDER)
-    session.run()
-    return session
+def session() -> Results:
+    return run_all(ROOT, FOLDER)
 
 
-def problem(session: Session, name: str) -> str:
+def problem(session: Results, name: str) -> str:
     found = [str(p) for p in session.problems() if p.path == f"{FOLDER}/{name}"]
     assert len(found) == 1, found
     return found[0]
@@ -32,7 +31,7 @@ def problem(session: Session, name: str) -> str:
 
 def test_an_endless_loop_is_stopped_at_its_timeout_with_its_line(session):
     assert problem(session, "forever.py") == f"{FOLDER}/forever.py:3: the snippet ran longer than 2 s and was stopped"
-    assert session.results[f"{FOLDER}/forever.py"].seconds < 10
+    assert session.runs[f"{FOLDER}/forever.py"].seconds < 10
 
 
 @pytest.mark.parametrize("name, report", [
@@ -52,7 +51,7 @@ def test_unbounded_allocation_is_stopped_by_the_memory_limit(session):
 
 def test_the_others_still_run_and_pass(session):
     for name in ("still_runs.py", "uses_name.py", "big_output.py", "writes_files.py", "random_values.py"):
-        assert session.results[f"{FOLDER}/{name}"].ok
+        assert session.runs[f"{FOLDER}/{name}"].ok
         assert not [p for p in session.problems() if p.path == f"{FOLDER}/{name}"]
 
 
@@ -76,13 +75,12 @@ def test_a_deleted_definition_fails_the_next_run_in_the_same_process(tmp_path):
     snippet = tmp_path / "snippets" / "s" / "uses_name.py"
     snippet.parent.mkdir(parents=True)
     shutil.copy2(ROOT / FOLDER / "uses_name.py", snippet)
-    session = Session(tmp_path)
-    session.run()
-    assert session.problems() == []
+    runner = Runner(tmp_path)
+    runner.start()
+    assert runner.wait().problems() == []
     snippet.write_text(snippet.read_text().replace("value = 41\n", ""))
-    session.reset()
-    session.run()
-    assert [str(p) for p in session.problems()] == [
+    runner.start()
+    assert [str(p) for p in runner.wait().problems()] == [
         "snippets/s/uses_name.py:1: raised NameError: name 'value' is not defined"]
 
 
@@ -90,7 +88,5 @@ def test_bad_options_are_reported(tmp_path):
     snippet = tmp_path / "snippets" / "s" / "bad.py"
     snippet.parent.mkdir(parents=True)
     snippet.write_text("# docexec: timeout=soon\nprint(1)  # 1\n")
-    session = Session(tmp_path)
-    session.run()
-    assert [str(p) for p in session.problems()] == [
+    assert [str(p) for p in run_all(tmp_path).problems()] == [
         "snippets/s/bad.py: docexec option timeout needs a number, got 'soon'"]

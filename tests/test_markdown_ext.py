@@ -5,9 +5,10 @@ from __future__ import annotations
 import markdown
 import pytest
 
-from docexec.session import get_session
+from docexec import build as builds
+from docexec import figures
 
-from .conftest import write_snippets
+from .conftest import run_all, write_snippets
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,8 @@ def repo(tmp_path_factory):
         "diagrams/concepts/c.dot": 'digraph c { a [class="backward"]; a -> b }\n',
         "other/elsewhere.py": "VALUE = 1\n",
     })
-    get_session(root).reset()
+    results = run_all(root)
+    figures.sync(root, results.graphs(), set(results.runs))  # what `make fix` would commit
     return root
 
 
@@ -43,7 +45,7 @@ def convert(root, text: str) -> str:
                                        "docexec.markdown_ext"],
                            extension_configs={"pymdownx.snippets": {"base_path": [str(root / "snippets"),
                                                                                   str(root / "other")]},
-                                              "docexec.markdown_ext": {"root": str(root)}})
+                                              "docexec.markdown_ext": {"root": str(root), "on_problems": "raise"}})
     return md.convert(text)
 
 
@@ -66,7 +68,7 @@ def test_output_placeholders_skip_the_inline_patterns_but_the_prose_does_not(rep
     nothing to find in it); the page's own paragraphs are still processed."""
     md = markdown.Markdown(extensions=["pymdownx.superfences", "pymdownx.snippets", "docexec.markdown_ext"],
                            extension_configs={"pymdownx.snippets": {"base_path": [str(repo / "snippets")]},
-                                              "docexec.markdown_ext": {"root": str(repo)}})
+                                              "docexec.markdown_ext": {"root": str(repo), "on_problems": "raise"}})
     seen = []
     md.treeprocessors.register(type("Spy", (markdown.treeprocessors.Treeprocessor,), {
         "run": lambda self, root: seen.extend((p.text, type(p.text).__name__) for p in root.iter("p"))})(md), "spy", 21)
@@ -77,7 +79,8 @@ def test_output_placeholders_skip_the_inline_patterns_but_the_prose_does_not(rep
 
 
 def test_sections_show_only_their_own_output_and_the_figure_comes_after_the_last(repo):
-    html = convert(repo, '# T\n\n```python\n--8<-- "ch/parts.py:one"\n```\n\ntext\n\n```python\n--8<-- "ch/parts.py:two"\n```\n')
+    html = convert(repo, '# T\n\n```python\n--8<-- "ch/parts.py:one"\n```\n\ntext\n\n'
+                         '```python\n--8<-- "ch/parts.py:two"\n```\n')
     first, second = html.split("text", 1)
     assert "first" in first and "second" not in first.split("Output", 1)[1]
     assert "docexec-figure" not in first and second.count("docexec-figure") == 1
@@ -118,7 +121,7 @@ def test_printed_include_lines_are_shown_not_expanded(repo):
     "\x02wzxhzdk:0\x03 looks like a stash placeholder",
 ])
 def test_output_html_is_what_pygments_makes_of_the_text_fence(text):
-    from docexec.markdown_ext import output_html, output_markdown
+    from docexec.render import output_html, output_markdown
 
     md = markdown.Markdown(extensions=["pymdownx.highlight", "pymdownx.superfences"])
     assert output_html(text) == md.convert("\n".join(output_markdown(text)))
@@ -169,39 +172,53 @@ def test_a_deferred_page_filled_in_is_the_page_converted_with_the_results_at_han
     is the one exception: its empty place may leave blank lines (whitespace only)."""
     import re
 
-    from docexec.markdown_ext import fill
-
     write_snippets(repo, {"snippets/ch/silent.py": "x = 1\n"})
-    session = get_session(repo)
-    session.reset()
-    session.run()
+    build = builds.begin(repo, include_paths=["snippets"])
 
     def convert_with(page: str, defer: bool) -> str:
         md = markdown.Markdown(extensions=["abbr", "admonition", "pymdownx.superfences", "pymdownx.snippets",
                                            "md_in_html", "docexec.markdown_ext"],
                                extension_configs={"pymdownx.snippets": {"base_path": [str(repo / "snippets")]},
-                                                  "docexec.markdown_ext": {"root": str(repo), "defer": defer}})
+                                                  "docexec.markdown_ext": {"root": str(repo), "defer": defer,
+                                                                           "on_problems": "raise"}})
         return md.convert(page)
 
-    speaking = DEFER_PAGE.replace('```python\n--8<-- "ch/silent.py"\n```\n', "")
-    deferred = convert_with(speaking, True)
-    assert '"filename">Output' not in deferred and "docexec-versions" not in deferred
-    assert deferred.count("<svg") == 1  # the concept diagram's: it needs no run
-    assert deferred.count("<!--docexec-deferred-") == 5  # four include fences and the versions note
-    expected = convert_with(speaking, False)
-    assert expected.count('<span class="filename">Output</span>') == 4 and "docexec-versions" in expected
-    assert expected.count("<svg") == 2  # and the graph parts.py left, after its last include
-    assert '<abbr title="The call that walks the graph in reverse."><code>backward()</code></abbr>' in expected
-    assert fill(deferred, session) == expected
+    try:
+        speaking = DEFER_PAGE.replace('```python\n--8<-- "ch/silent.py"\n```\n', "")
+        deferred = convert_with(speaking, True)
+        assert '"filename">Output' not in deferred and "docexec-versions" not in deferred
+        assert "<svg" not in deferred  # not even the concept diagram's: drawings come last
+        assert deferred.count(f"<!--docexec-{build.token}-") == 6  # four fences, the note, the diagram
+        expected = convert_with(speaking, False)
+        assert expected.count('<span class="filename">Output</span>') == 4 and "docexec-versions" in expected
+        assert expected.count("<svg") == 2  # the concept diagram, and the graph parts.py left after its last include
+        assert '<abbr title="The call that walks the graph in reverse."><code>backward()</code></abbr>' in expected
+        results = build.check()
+        text_only = build.fill(deferred, results, drawings=False)
+        assert "<svg" not in text_only and text_only.count(f"<!--docexec-{build.token}-") == 2  # the drawings
+        assert build.fill(text_only, results) == expected
 
-    filled, expected = fill(convert_with(DEFER_PAGE, True), session), convert_with(DEFER_PAGE, False)
-    assert "docexec-deferred" not in filled and filled.count('"filename">Output') == 4
-    assert re.sub(r"\n+", "\n", filled) == re.sub(r"\n+", "\n", expected)
+        filled, expected = build.fill(convert_with(DEFER_PAGE, True), results), convert_with(DEFER_PAGE, False)
+        assert f"docexec-{build.token}" not in filled and filled.count('"filename">Output') == 4
+        assert re.sub(r"\n+", "\n", filled) == re.sub(r"\n+", "\n", expected)
+    finally:
+        builds.end(build)
 
 
-def test_fill_leaves_page_text_that_looks_like_a_deferred_place_alone(repo):
-    from docexec.markdown_ext import fill
+def test_fill_leaves_page_text_that_looks_like_a_place_alone(repo):
+    build = builds.Build(builds.runner_for(repo))
+    text = f"<p><!--docexec-{build.token}-x--> and &lt;!--docexec-{build.token}-0--&gt; <!--docexec-0--></p>"
+    assert build.fill(text, build.runner.results()) == text
 
-    session = get_session(repo)
-    text = "<p><!--docexec-deferred-0--> and &lt;!--docexec-deferred-x-0--&gt;</p>"
-    assert fill(text, session) == text
+
+def test_a_missing_snippet_section_or_diagram_is_named_with_the_page_line(repo):
+    page = ('# T\n\n```python\n--8<-- "ch/nothing.py"\n```\n\n```python\n--8<-- "ch/parts.py:three"\n```\n\n'
+            '![x](diagrams/concepts/none.dot)\n')
+    (repo / "docs").mkdir(exist_ok=True)
+    (repo / "docs" / "broken.md").write_text(page)
+    with pytest.raises(builds.BuildError) as failed:
+        convert(repo, page)
+    assert [str(p) for p in failed.value.problems] == [
+        "docs/broken.md:4: includes 'ch/nothing.py', which is not a file under snippets or other",
+        "docs/broken.md:8: includes section 'three' of 'ch/parts.py', which has no '# --8<-- [start:three]' marker",
+        "docs/broken.md:11: shows the diagram 'diagrams/concepts/none.dot', which is not a file"]

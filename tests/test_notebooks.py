@@ -7,9 +7,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from docexec import build as builds
 from docexec import claims
 from docexec.notebooks import chapter_notebook, dumps
-from docexec.session import Session
 
 from .conftest import ROOT, snippet_base_paths
 
@@ -17,10 +17,17 @@ CHAPTERS = sorted((ROOT / "docs").glob("[0-9][0-9]-*.md"))
 
 
 @pytest.fixture(scope="module")
-def session() -> Session:
-    session = Session(ROOT)
-    session.run()
-    return session
+def session():
+    """A build of the site's pages (not begun: nothing registered), with every snippet's result."""
+    build = builds.Build(builds.runner_for(ROOT), snippet_base_paths())
+    build.runner.start()
+    build.results = build.runner.wait()
+    return build
+
+
+def notebook_of(build, page):
+    record = build.page(page.read_text(encoding="utf-8"), f"docs/{page.name}")
+    return chapter_notebook(record, build.results, build.drawings, "https://example.invalid/")
 
 
 def stdout_of(cell: dict) -> str:
@@ -30,7 +37,7 @@ def stdout_of(cell: dict) -> str:
 
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
 def test_notebook_runs_in_a_kernel_and_prints_what_the_build_printed(session, page, tmp_path):
-    built = chapter_notebook(page, session, "https://example.invalid/", snippet_base_paths())
+    built = notebook_of(session, page)
     notebook = nbformat.reads(dumps(built), as_version=4)
     nbformat.validate(notebook)
     expected = [stdout_of(cell) for cell in notebook.cells if cell.cell_type == "code"]
@@ -44,10 +51,9 @@ def test_notebook_runs_in_a_kernel_and_prints_what_the_build_printed(session, pa
 
 
 def test_notebook_text_is_plain_jupyter_markdown(session):
-    built = chapter_notebook(CHAPTERS[0], session, "https://example.invalid/", snippet_base_paths())
+    built = notebook_of(session, CHAPTERS[0])
     markdown = "\n".join(c["source"] for c in built["cells"] if c["cell_type"] == "markdown")
     assert "!!! warning" not in markdown and "**Pitfall 1" in markdown  # admonitions became bold titles
     assert "][" not in markdown  # reference links were inlined
     assert "(attachment:tensors-vs-nodes.svg)" in markdown  # the concept diagram travels with it
-    assert dumps(built) == dumps(chapter_notebook(CHAPTERS[0], session, "https://example.invalid/",
-                                                  snippet_base_paths()))  # same bytes every time
+    assert dumps(built) == dumps(notebook_of(session, CHAPTERS[0]))  # same bytes every time

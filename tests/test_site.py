@@ -49,7 +49,8 @@ def test_home_page_links_every_chapter_and_nothing_missing(site):
 @pytest.mark.parametrize("page", [p.stem for p in chapter_pages()])
 def test_every_example_on_a_chapter_is_followed_by_its_output(site, page):
     source = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
-    includes = [t for t in re.findall(r'^\s*--8<-- "([^":]+)[^"]*"\s*$', source, re.M) if (ROOT / "snippets" / t).is_file()]
+    includes = [t for t in re.findall(r'^\s*--8<-- "([^":]+)[^"]*"\s*$', source, re.M)
+                if (ROOT / "snippets" / t).is_file()]
     built = (site / page / "index.html").read_text(encoding="utf-8")
     outputs = re.findall(r'<span class="filename">Output</span>', built)
     assert includes and len(outputs) == len(includes)
@@ -85,9 +86,9 @@ def test_a_broken_claim_fails_the_build_with_file_and_line(site_copy, tmp_path):
     proc = mkdocs_build(site_copy, tmp_path / "out")
     assert proc.returncode != 0
     log = proc.stderr + proc.stdout
-    assert ("snippets/computational-graph/opt_in.py:4: claim does not hold: "
+    assert ("snippets/computational-graph/opt_in.py:5: claim does not hold: "
             "claimed 'False', printed 'True'") in log
-    assert "snippets/computational-graph/graph_build.py:11: claim does not hold" in log  # all failures listed
+    assert "snippets/computational-graph/graph_build.py:13: claim does not hold" in log  # all failures listed
     assert "2 file(s) failed (2 problem(s) in all)" in log
     assert {p: p.read_bytes() for p in before} == before  # a failed build leaves sources untouched
     assert not (tmp_path / "out" / "index.html").exists()
@@ -98,7 +99,8 @@ def test_a_snippet_that_raises_fails_the_build_with_file_line_and_exception(site
              "w = torch.tensor([4.0]) + undefined_name")
     proc = mkdocs_build(site_copy, tmp_path / "out")
     assert proc.returncode != 0
-    assert "snippets/computational-graph/opt_in.py:8: raised NameError: name 'undefined_name' is not defined" in proc.stderr
+    assert ("snippets/computational-graph/opt_in.py:9: raised NameError: name 'undefined_name' is not defined"
+            in proc.stderr)
 
 
 def test_a_missing_snippet_fails_the_build(site_copy, tmp_path):
@@ -206,7 +208,7 @@ def test_every_snippet_with_a_graph_has_a_figure_and_every_figure_is_on_a_page(s
         concepts = re.findall(r"^\s*!\[[^\]]+\]\((diagrams/[^)\s]+\.dot)", source, re.M)
         figures = re.findall(r'<figure class="docexec-figure">\s*<svg role="img" aria-label="([^"]+)"', built)
         assert len(figures) == len(with_graph) + len(concepts)
-        assert built.count("</svg>") >= len(figures) and "docexec-svg" not in built  # all put back
+        assert built.count("</svg>") >= len(figures) and "<!--docexec-" not in built  # every place filled
         for snippet in with_graph:
             assert f"<code>{Path(snippet).name}</code> left behind" in built
         shown += len(with_graph)
@@ -220,30 +222,9 @@ def test_the_search_index_has_each_figure_caption_but_not_its_drawing(site):
     text = " ".join(doc["text"] for doc in index["docs"] if doc["location"].startswith("01-computational-graph/"))
     built = (site / "01-computational-graph/index.html").read_text(encoding="utf-8")
     labels = set(re.findall(r"<text[^>]*>([^<]+)</text>", built))  # words inside the drawings
-    assert "left behind, drawn from this build" in text and "docexec-svg" not in text
+    assert "left behind, drawn from this build" in text and "docexec-" not in text
     only_drawn = {label for label in labels if label not in re.sub(r"<svg\b.*?</svg>", "", built, flags=re.S)}
     assert only_drawn and not [label for label in only_drawn if label in text]
-
-
-def _adapter():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("adapter_under_test", ROOT / "hooks/mkdocs_adapter.py")
-    adapter = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(adapter)
-    return adapter
-
-
-def test_page_text_that_looks_like_a_set_aside_marker_stays_as_written():
-    from types import SimpleNamespace
-
-    adapter = _adapter()
-    page = SimpleNamespace(file=SimpleNamespace(src_uri="x.md"))
-    html = ('<p><!--docexec-svg-0--> <!--docexec-svg-3--></p>\n'
-            '<figure class="docexec-figure">\n<svg id="a"><g/></svg>\n<figcaption>c</figcaption></figure>')
-    indexed = adapter._set_aside(html, page.file.src_uri)
-    assert "<svg" not in indexed
-    assert adapter.on_post_page(indexed, page, None) == html
 
 
 def test_figure_alt_text_states_the_graph_in_words(site):
@@ -253,7 +234,8 @@ def test_figure_alt_text_states_the_graph_in_words(site):
 
 def test_a_stale_committed_diagram_fails_the_build_naming_it(site_copy, tmp_path):
     # Same printed output, different graph: only the figure can notice.
-    _replace(site_copy / "snippets/computational-graph/requires_grad_later.py", "b = (a * 3).sum()", "b = (a + a + a).sum()")
+    _replace(site_copy / "snippets/computational-graph/requires_grad_later.py", "b = (a * 3).sum()",
+             "b = (a + a + a).sum()")
     proc = mkdocs_build(site_copy, tmp_path / "out")
     assert proc.returncode != 0
     assert ("diagrams/computational-graph/requires_grad_later.dot: is stale: snippets/computational-graph/"
@@ -306,8 +288,9 @@ def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_s
     """Each build drops the drawings it did not use (figures.prune); the hand-drawn diagrams that
     pages embed count as used, so a rebuild finds every drawing in place (not written again)."""
     from docexec import figures
-    from docexec.session import Session
     from docexec.snippets import discover
+
+    from .conftest import run_all
 
     svg_dir = ROOT / figures.SVG_CACHE
     before = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in svg_dir.glob("*.svg")}
@@ -318,11 +301,9 @@ def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_s
     assert int(counted.group(1)) == len(discover(ROOT)) == int(counted.group(3)) > 0
     after = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in svg_dir.glob("*.svg")}
     assert after == before
-    session = Session(ROOT)
-    session.run()
-    program = figures.dot_program()
-    shown = list(session.graphs().values()) + figures.hand_drawn(ROOT)
-    assert set(after) == {f"{figures._key(program, dot)}.svg" for dot in shown}
+    drawings = figures.Drawings()
+    shown = list(run_all(ROOT).graphs().values()) + figures.hand_drawn(ROOT)
+    assert set(after) == {f"{drawings.key(dot)}.svg" for dot in shown}
 
 
 def test_a_build_without_execution_drops_no_drawing(site, tmp_path):

@@ -5,19 +5,17 @@ from __future__ import annotations
 import pytest
 
 from docexec import claims
-from docexec.session import Session, run_problem
+from docexec.results import Results, run_problem
 from docexec.snippets import discover
 
-from .conftest import ROOT
+from .conftest import ROOT, run_all
 
 SNIPPETS = discover(ROOT)
 
 
 @pytest.fixture(scope="module")
-def session() -> Session:
-    session = Session(ROOT)
-    session.run()
-    return session
+def session() -> Results:
+    return run_all(ROOT)
 
 
 def test_there_are_snippets():
@@ -26,11 +24,11 @@ def test_there_are_snippets():
 
 @pytest.mark.parametrize("path", SNIPPETS)
 def test_snippet_runs_and_its_claims_hold(session, path):
-    result = session.results[path]
+    result = session.runs[path]
     assert result.ok, f"{run_problem(result)}\n{result.traceback}"
-    problems = claims.check(path, session.source(path), result.prints)
+    problems = claims.check(path, session.sources[path], result.prints)
     assert not problems, "\n".join(map(str, problems))
-    assert claims.find_print_sites(session.source(path)), f"{path} prints nothing for the page to show"
+    assert claims.find_print_sites(session.sources[path]), f"{path} prints nothing for the page to show"
 
 
 def test_every_snippet_is_included_by_some_page():

@@ -20,9 +20,10 @@ its own.
   cost per added snippet in ms, cold and warm (targets: cold <= 20 ms beyond the snippet's own run
   time; warm < 2 ms). Each is given twice: the whole build's added time, which includes rendering
   the copied text, and the added time beyond the same site's build without execution, i.e. what
-  running a snippet, checking its claims, drawing its figure and showing its output add. The own run time (the `exec` of the snippet's
-  code, from the run results) is shared over the cores and taken off the cold figure. The same
-  two differences are printed once more from the fastest build of each kind over all rounds.
+  running a snippet, checking its claims, drawing its figure and showing its output add. The own
+  run time (the `exec` of the snippet's code, from the run results) is shared over the cores and
+  taken off the cold figure. The same two differences are printed once more from the fastest
+  build of each kind over all rounds.
 
 Usage: python tools/bench.py [--repeat N] [--warm-groups N] [--skip-scaling]
 """

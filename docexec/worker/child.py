@@ -178,7 +178,7 @@ def _isolate(events_path: str, raw_path: str) -> tuple[_Capture, int]:
     crash_fd = os.dup(raw_fd)
     os.setpgid(0, 0)
     keep = sorted({0, 1, 2, events_fd, raw_fd, capture.raw_fd, crash_fd})
-    for low, high in zip([-1] + keep, keep + [os.sysconf("SC_OPEN_MAX")]):
+    for low, high in zip([-1] + keep, keep + [os.sysconf("SC_OPEN_MAX")], strict=True):
         if low + 1 < high:  # os.closerange(n, n) may close everything from n on (close_range(n, -1))
             os.closerange(low + 1, high)
     return capture, crash_fd

@@ -11,6 +11,7 @@ failure while the others keep running.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -103,28 +104,22 @@ def stop_everything(signum, frame) -> None:  # noqa: ARG001 - a signal handler's
     for pid in list(LIVE.running):
         kill_group(pid)
     for feed in list(LIVE.feeds.values()):
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(feed.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
     os._exit(128 + signum)
 
 
 def kill_group(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def preload() -> None:
     """Import torch (and NumPy) once, so that every forked child starts with them."""
     import torch  # noqa: F401
 
-    try:
+    with contextlib.suppress(ImportError):
         import numpy  # noqa: F401
-    except ImportError:
-        pass
 
 
 def prepare(modules: list[str]) -> None:
@@ -142,10 +137,8 @@ def prepare(modules: list[str]) -> None:
     from docexec import graph  # noqa: F401 - what the child draws with
 
     for name in modules:
-        try:
+        with contextlib.suppress(Exception):  # the snippet that needs it reports the error itself
             importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - the snippet reports it
-            pass
     _warm_up()
     _seed()
     gc.freeze()
@@ -385,8 +378,8 @@ def _sub_worker_ended(fd: int, feed: Feed, out, versions: dict, slots: Slots) ->
     running_then = set(feed.held.values())
     for display in feed.waiting:
         what = "running it" if display in running_then else "that was to run it"
-        report: Report = {"path": display, "events": [], "raw": "", "versions": versions, "seconds": 0.0,
-                          "end": error_end("Crash", f"the sub-worker {what} ended first: " + describe_exit(wait_status))}
+        end = error_end("Crash", f"the sub-worker {what} ended first: " + describe_exit(wait_status))
+        report: Report = {"path": display, "events": [], "raw": "", "versions": versions, "seconds": 0.0, "end": end}
         out.write(json.dumps(report) + "\n")
     out.flush()
 

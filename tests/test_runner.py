@@ -1,4 +1,4 @@
-"""A run in the background (Session.start / wait / cancel), as the MkDocs hook uses it: pages are
+"""A run in the background (Runner.start / wait / cancel), as the MkDocs hook uses it: pages are
 converted while the snippets run, each waiting only for the results it needs."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ import time
 import pytest
 
 from docexec.execute import ExecutionError
-from docexec.session import Session
+from docexec.results import UnknownTargetError
+from docexec.runner import Runner
 
-from .conftest import write_snippets
+from .conftest import run_all, write_snippets
 from .test_execute import assert_ends
 
 
@@ -26,26 +27,28 @@ def test_start_returns_while_snippets_run_and_wait_gives_each_result_as_it_comes
             print('gated')  # gated
         """,
     })
-    session = Session(tmp_path, cache=False)
-    session.start()
-    assert "snippets/c/gated.py" not in session.results
-    session.wait(["snippets/c/fast.py"])
-    assert session.results["snippets/c/fast.py"].output == "fast\n"
-    assert "snippets/c/gated.py" not in session.results  # still running: wait() waited for fast.py only
-    assert session.output("c/fast.py") == "fast"  # output() of a snippet already in does not wait either
+    runner = Runner(tmp_path, cache=False)
+    runner.start()
+    assert "snippets/c/gated.py" not in runner.results().runs
+    results = runner.wait(["snippets/c/fast.py"])
+    assert results.runs["snippets/c/fast.py"].output == "fast\n"
+    assert "snippets/c/gated.py" not in results.runs  # still running: wait() waited for fast.py only
+    assert results.output("c/fast.py") == "fast"  # output() never waits or runs
+    with pytest.raises(UnknownTargetError):
+        results.output("c/gated.py")
     gate.write_text("open")
-    results = session.wait()
-    assert list(results) == ["snippets/c/fast.py", "snippets/c/gated.py"]  # discover() order, not arrival order
-    assert results["snippets/c/gated.py"].output == "gated\n"
-    assert session.tally() == {"run": 2, "cached": 0, "not_run": 0}
+    results = runner.wait()
+    assert list(results.runs) == ["snippets/c/fast.py", "snippets/c/gated.py"]  # discover() order, not arrival
+    assert results.runs["snippets/c/gated.py"].output == "gated\n"
+    assert results.tally() == {"run": 2, "cached": 0, "not_run": 0}
 
 
 def test_cached_results_are_in_as_soon_as_start_returns(tmp_path):
     write_snippets(tmp_path, {"snippets/c/a.py": "print(1)  # 1\n"})
-    Session(tmp_path).run()
-    again = Session(tmp_path)
+    run_all(tmp_path)
+    again = Runner(tmp_path)
     again.start()
-    assert again.results["snippets/c/a.py"].cached and again.executed == []
+    assert again.results().runs["snippets/c/a.py"].cached and again.executed == []
 
 
 def test_cancel_stops_the_worker_and_the_snippets_it_runs(tmp_path):
@@ -56,27 +59,29 @@ def test_cancel_stops_the_worker_and_the_snippets_it_runs(tmp_path):
         open({str(pid_file)!r}, "w").write(str(os.getpid()))
         time.sleep(200)
     """})
-    session = Session(tmp_path, cache=False)
-    session.start()
+    runner = Runner(tmp_path, cache=False)
+    runner.start()
     deadline = time.monotonic() + 60
     while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
         time.sleep(0.02)
     started = time.monotonic()
-    session.cancel()
+    runner.cancel()
     assert time.monotonic() - started < 15  # not the snippet's 200 s
     assert_ends(int(pid_file.read_text()), "the snippet still runs after cancel()")
-    assert session.wait() == {}  # nothing came in, and nothing is raised for a cancelled run
+    assert runner.wait().runs == {}  # nothing came in, and nothing is raised for a cancelled run
+    with pytest.raises(ExecutionError, match="stopped"):  # a result that never came says so
+        runner.wait(["snippets/c/sleeper.py"])
 
 
 def test_a_worker_that_dies_is_reported_by_wait_not_lost_in_the_thread(tmp_path):
     write_snippets(tmp_path, {"snippets/c/a.py": "print(1)  # 1\n"})
-    session = Session(tmp_path, cache=False)
-    session.start()
-    session._proc.kill()  # the worker dies before it answers
+    runner = Runner(tmp_path, cache=False)
+    runner.start()
+    runner._proc.kill()  # the worker dies before it answers
     with pytest.raises(ExecutionError, match="worker exited"):
-        session.wait()
+        runner.wait()
     with pytest.raises(ExecutionError):  # and again: a failed run gives no results
-        session.wait(["snippets/c/a.py"])
+        runner.wait(["snippets/c/a.py"])
 
 
 def test_lateness_ranks_snippets_by_the_slow_import_they_wait_for(tmp_path):
@@ -88,31 +93,32 @@ def test_lateness_ranks_snippets_by_the_slow_import_they_wait_for(tmp_path):
         "snippets/c/optimizer.py": wait_for_gate + "# uses torch.optim\n",
         "snippets/c/done.py": "print(1)  # 1\n",
     })
-    session = Session(tmp_path, cache=False)
-    session.start()
+    runner = Runner(tmp_path, cache=False)
+    runner.start()
     try:
-        session.wait(["snippets/c/done.py"])
-        assert session.lateness(["snippets/c/done.py", "snippets/c/plain.py"]) == 0
-        assert session.lateness(["snippets/c/plain.py", "snippets/c/checks.py"]) == 1
-        assert session.lateness(["snippets/c/checks.py", "snippets/c/optimizer.py"]) == 2
+        runner.wait(["snippets/c/done.py"])
+        assert runner.lateness(["snippets/c/done.py", "snippets/c/plain.py"]) == 0
+        assert runner.lateness(["snippets/c/plain.py", "snippets/c/checks.py"]) == 1
+        assert runner.lateness(["snippets/c/checks.py", "snippets/c/optimizer.py"]) == 2
     finally:
         gate.write_text("open")
-    session.wait()
-    assert session.lateness(["snippets/c/optimizer.py"]) == 0  # in: nothing to wait for
+    runner.wait()
+    assert runner.lateness(["snippets/c/optimizer.py"]) == 0  # in: nothing to wait for
 
 
 def test_a_new_run_does_not_hand_out_the_last_runs_result_of_a_snippet_it_runs_again(tmp_path):
     gate = tmp_path / "gate"
     write_snippets(tmp_path, {"snippets/c/a.py": "print('one')  # one\n"})
-    session = Session(tmp_path, cache=False)
-    session.run()
+    runner = Runner(tmp_path, cache=False)
+    runner.start()
+    runner.wait()
     write_snippets(tmp_path, {"snippets/c/a.py": f"""
         import os, time
         while not os.path.exists({str(gate)!r}):
             time.sleep(0.02)
         print('two')  # two
     """})
-    session.start()
-    assert "snippets/c/a.py" not in session.results  # the last run's 'one' is not this run's
+    runner.start()
+    assert "snippets/c/a.py" not in runner.results().runs  # the last run's 'one' is not this run's
     gate.write_text("open")
-    assert session.output("c/a.py") == "two"
+    assert runner.wait(["snippets/c/a.py"]).output("c/a.py") == "two"

@@ -1,0 +1,288 @@
+"""One build of the site: its run, its pages, the places left in them for outputs and figures.
+
+A ``Build`` is made for each build (each ``mkdocs serve`` rebuild too) and holds that build's
+state: the pages read (``docexec.includes.Page``, each read once), the places the Markdown
+extension left in their HTML, the figures drawn. Its ``Runner`` outlives it: one per repository
+and process, so that a worker started early serves the next run.
+
+The one placeholder scheme: each place is an HTML comment ``<!--docexec-<token>-<n>-->`` (``n``
+indexes ``Build.places``; the token is random per build, so no page text can pass for one), and
+the drawing inside a figure is such a place too until it is put in. ``fill`` puts in whatever a
+place stands for; with ``drawings=False`` it leaves the drawings' places for a
+later ``fill`` (the MkDocs hook fills them after the search plugin has read the page, which need
+not parse thousands of SVG elements: a figure's words are in its caption and alt text).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+import uuid
+from dataclasses import dataclass, field
+from hashlib import sha256
+from html import escape
+from pathlib import Path
+
+from . import figures, render
+from .includes import Diagram, Fence, Page, parse_page
+from .problems import Problem
+from .results import Results
+from .runner import Runner
+from .snippets import SNIPPETS_DIR, files_under
+
+
+def page_key(text: str) -> str:
+    """What a page's Markdown is known by within a build: the SHA-256 of its text."""
+    return sha256(text.encode()).hexdigest()
+
+
+class BuildError(Exception):
+    """The build must stop: every problem found, each a ``file:line: reason``."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class Place:
+    """What a place in a page's HTML stands for: one of an include fence's output (``fence``), a
+    concept diagram (``diagram``), the note under a page's title (``note``: the page's key, see
+    ``Build.page_key``, with its reading time in ``minutes``), or a drawing (``figure``); and the
+    code-span tooltips (``terms``) the rest of its page got, which the filled-in HTML gets too."""
+
+    fence: Fence | None = None
+    diagram: Diagram | None = None
+    note: str | None = None
+    minutes: int = 0
+    figure: render.Figure | None = None
+    terms: dict[str, str] = field(default_factory=dict)
+
+
+class Build:
+    """The state of one build.
+
+    Args:
+        runner: the repository's runner (``runner_for``).
+        include_paths: the folders includes come from, relative to the root (``pymdownx.snippets``'
+            ``base_path``).
+        docs_dir: the pages' folder, relative to the root (names pages in messages when a host
+            does not say which page it converts).
+    """
+
+    def __init__(self, runner: Runner, include_paths: list[str] | None = None, docs_dir: str = "docs",
+                 watch: bool = False):
+        self.runner = runner
+        self.root = runner.root
+        self.include_paths = list(include_paths or [runner.folder])
+        self.docs_dir = docs_dir
+        self.token = uuid.uuid4().hex
+        self.places: list[Place] = []
+        self.pages: dict[str, Page] = {}  # digest of a page's text -> its record
+        self.drawings = figures.Drawings(self.root / figures.SVG_CACHE)
+        self.notes: dict[str, str] = {}  # digest of a page's text -> extra HTML under its title
+        self.checked: Results | None = None  # the complete results, once checked (check)
+        self.notebooks: dict[str, Page] = {}  # a chapter notebook's path in the site -> its page
+        self._marker = re.compile(rf"<!--docexec-{self.token}-(\d+)-->(\n?)")
+        self._lock = threading.Lock()
+        self._stamp = self._files_now() if watch else None
+
+    def _files_now(self) -> list[tuple[str, int, int]]:
+        """Name, size and modification time of every file the runs and figures come from."""
+        found = []
+        for folder in (self.runner.folder, figures.DIAGRAMS_DIR):
+            for path in sorted(files_under(self.root, folder, "")):
+                try:
+                    stat = os.stat(os.path.join(self.root, path))
+                except OSError:
+                    continue
+                found.append((path, stat.st_size, stat.st_mtime_ns))
+        return found
+
+    def stale(self) -> bool:
+        """Whether a file under the snippets or diagrams folder was added, removed or changed since
+        this build began (for a build begun with ``watch``; False otherwise)."""
+        return self._stamp is not None and self._stamp != self._files_now()
+
+    # -- pages ----------------------------------------------------------------------------------
+
+    def page(self, text: str, name: str | None = None) -> Page:
+        """The record of the page whose Markdown is ``text``, read once per build.
+
+        ``name`` says which page it is (``docs/<page>.md``); without it, the page is looked up
+        among the files of ``docs_dir`` by its text, as a Markdown extension is not told which
+        page it converts."""
+        key = page_key(text)
+        with self._lock:
+            if key not in self.pages:
+                self.pages[key] = parse_page(text, name or self._locate(text), str(self.root), self.include_paths,
+                                             self.runner.folder)
+            return self.pages[key]
+
+    def _locate(self, text: str) -> str:
+        folder = self.root / self.docs_dir
+        for path in sorted(folder.rglob("*.md")) if folder.is_dir() else []:
+            if path.read_text(encoding="utf-8").rstrip("\n").endswith(text.rstrip("\n")):
+                return path.relative_to(self.root).as_posix()
+        return "<page>"
+
+    def note_for(self, text: str, html: str) -> None:
+        """Show ``html`` under the title of the page whose Markdown is ``text`` (notebook links)."""
+        self.notes[page_key(text)] = html
+
+    # -- places ---------------------------------------------------------------------------------
+
+    def place(self, place: Place) -> str:
+        """Keep ``place`` and return the HTML comment that stands for it."""
+        with self._lock:
+            self.places.append(place)
+            return f"<!--docexec-{self.token}-{len(self.places) - 1}-->"
+
+    def fill(self, html: str, results: Results, drawings: bool = True) -> str:
+        """Put into ``html`` what each place left in it stands for, from ``results``; with
+        ``drawings=False``, leave a place for each figure's drawing (a later ``fill`` draws it).
+
+        A place that turns out empty (a snippet that wrote nothing and drew no graph) is removed
+        with the line break after it.
+
+        Raises:
+            UnknownTargetError: an include names a snippet without a result or a section it does not mark.
+            GraphvizError: a figure could not be drawn.
+        """
+        if f"<!--docexec-{self.token}-" not in html:
+            return html
+
+        def put(match: re.Match) -> str:
+            place = self.places[int(match.group(1))]
+            if place.figure is not None and not drawings:
+                return match.group(0)
+            filled = self._html(place, results)
+            if place.figure is None:
+                filled = self._marker.sub(put, render.abbreviate_code(filled, place.terms))
+            return filled + match.group(2) if filled else ""
+
+        return self._marker.sub(put, html)
+
+    def _html(self, place: Place, results: Results) -> str:
+        if place.figure is not None:
+            figure = place.figure
+            svg = self.drawings.svg(figure.dot, render.slug(figure.name.removeprefix(f"{self.runner.folder}/")))
+            return render.labelled(svg, figure.alt)
+        if place.diagram is not None:
+            diagram = place.diagram
+            dot = (self.root / diagram.path).read_text(encoding="utf-8")
+            return self._figure(render.Figure(diagram.path, dot, diagram.alt, escape(diagram.caption)))
+        if place.fence is not None:
+            out = render.include_output(results, place.fence)
+            return "\n".join(([render.output_html(out.text)] if out.text else [])
+                             + [self._figure(figure) for figure in out.figures])
+        return render.note_html(results.versions(), place.minutes, self.notes.get(place.note or "", ""))
+
+    def _figure(self, figure: render.Figure) -> str:
+        """A figure whose drawing is left as a place of its own."""
+        return render.figure_html(self.place(Place(figure=figure)), figure.caption)
+
+    # -- checks ---------------------------------------------------------------------------------
+
+    def check(self) -> Results:
+        """Wait for the whole run and check it, once per build: every run failure, claim that does
+        not hold and stale, missing or orphaned DOT file, and every bad include of the pages read.
+
+        Returns:
+            The complete results.
+
+        Raises:
+            BuildError: with every problem found.
+            ExecutionError: the worker could not run the snippets.
+        """
+        if self.checked is None:
+            results = self.runner.wait()
+            problems = [p for page in self.pages.values() for p in page.problems] + results.problems()
+            if problems:
+                raise BuildError(problems)
+            self.checked = results
+        return self.checked
+
+    def draw_all(self, results: Results) -> None:
+        """Draw every figure this build shows (in parallel), and drop the stored drawings it does not use."""
+        dots = list(results.graphs().values()) + figures.hand_drawn(self.root)
+        self.drawings.draw_many(dots)
+        if results.execute:  # without execution no graph is known: every drawing would look unused
+            self.drawings.prune(dots)
+
+
+def summary(problems: list[Problem]) -> str:
+    """One line per failing file (its first problem), under a count: how a failed build ends."""
+    first: dict[str, str] = {}
+    for problem in problems:
+        first.setdefault(problem.path, str(problem))
+    lines = "\n".join(f"  {line}" for line in first.values())
+    return (f"{len(first)} file(s) failed ({len(problems)} problem(s) in all); the first problem of each:\n{lines}\n"
+            "Fix the snippet or page, or run `make fix` if only a claimed output or a diagram is out of date.")
+
+
+def exit_with(problems: list[Problem]) -> None:
+    """End this process with status 1 after writing every problem, then the summary, to stderr:
+    how a build fails on a host that runs no hook of ours (a Markdown extension's exception would
+    end it with a traceback instead). Every runner of this process is stopped first."""
+    for problem in problems:
+        print(str(problem), file=sys.stderr)
+    print(f"docexec: {summary(problems)}", file=sys.stderr)
+    sys.stderr.flush()
+    sys.stdout.flush()
+    for runner in list(_RUNNERS.values()):
+        runner.close()
+    os._exit(1)
+
+
+_RUNNERS: dict[tuple[Path, str], Runner] = {}
+_BUILDS: dict[tuple[Path, str], Build] = {}
+_REGISTRY = threading.Lock()
+
+
+def runner_for(root: Path, folder: str = SNIPPETS_DIR) -> Runner:
+    """The runner of a repository in this process (one per root and folder).
+
+    The environment variable ``DOCEXEC_EXECUTE=0`` switches execution off (``Runner(execute=False)``);
+    ``DOCEXEC_CACHE=0`` switches the run cache off.
+    """
+    key = (Path(root).resolve(), folder)
+    with _REGISTRY:
+        if key not in _RUNNERS:
+            _RUNNERS[key] = Runner(key[0], folder, cache=os.environ.get("DOCEXEC_CACHE", "1") != "0",
+                                   execute=os.environ.get("DOCEXEC_EXECUTE", "1") != "0")
+        return _RUNNERS[key]
+
+
+def begin(root: Path, folder: str = SNIPPETS_DIR, include_paths: list[str] | None = None,
+          docs_dir: str = "docs", watch: bool = False) -> Build:
+    """Start a new build of a repository: a new ``Build`` becomes its current one and its run starts.
+    With ``watch``, the build notes its files, to tell when it is ``stale``.
+
+    Raises:
+        ExecutionError: the worker could not be started.
+    """
+    build = Build(runner_for(root, folder), include_paths, docs_dir, watch)
+    with _REGISTRY:
+        _BUILDS[(build.root, folder)] = build
+    build.runner.start()
+    return build
+
+
+def current(root: Path, folder: str = SNIPPETS_DIR) -> Build | None:
+    """The build of a repository under way in this process, if one was begun."""
+    return _BUILDS.get((Path(root).resolve(), folder))
+
+
+def end(build: Build) -> None:
+    """Forget ``build`` (its pages, places and drawings); its runner stays for the next build."""
+    with _REGISTRY:
+        if _BUILDS.get((build.root, build.runner.folder)) is build:
+            del _BUILDS[(build.root, build.runner.folder)]
+
+
+def runners() -> list[Runner]:
+    """Every runner made in this process."""
+    return list(_RUNNERS.values())

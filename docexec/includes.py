@@ -1,0 +1,212 @@
+"""A page read once: where it includes files, where its outputs and figures go, what is wrong with it.
+
+A page includes a snippet with ``pymdownx.snippets`` in a plain ``python`` fence
+(``--8<-- "<chapter>/<example>.py"`` or ``...:<section>``), and a concept diagram with an image
+line naming a hand-written DOT file (``![alt](diagrams/concepts/x.dot "caption")``). ``parse_page``
+reads a page's text once into a ``Page`` record; the Markdown extension, the MkDocs hook and the
+notebooks all work from that record.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from .problems import Problem
+from .snippets import INCLUDE, sections, split_lines, split_target
+
+_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*)$")
+_TITLE = re.compile(r"^#[ \t]+\S")
+#: A concept diagram: an image line whose target is a DOT file under diagrams/.
+DIAGRAM = re.compile(r'^(?P<indent>[ \t]*)!\[(?P<alt>[^\]]+)\]\((?P<path>diagrams/[^)\s]+\.dot)'
+                     r'(?:[ \t]+"(?P<caption>[^"]*)")?\)[ \t]*$')
+
+
+@dataclass(frozen=True)
+class Include:
+    """One ``--8<--`` line inside a fence.
+
+    Attributes:
+        line: its 1-based line in the page.
+        target: what it names, as written (``ch/x.py`` or ``ch/x.py:section``).
+        file: the repository path it resolves to (the first include folder that has it), or ""
+            if it names no file.
+        section: the section it names, or None for the whole file.
+    """
+
+    line: int
+    target: str
+    file: str
+    section: str | None
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A fenced block of a page that holds only include lines.
+
+    Attributes:
+        start, end: 0-based lines of its opening and closing fence.
+        indent: the opening fence's indentation.
+        includes: its include lines.
+        runs: True when it is a ``python`` fence whose includes are all snippets (files under the
+            snippets folder): their outputs follow it on the page. False for code shown without
+            running (a fence including ``docexec/graph.py``).
+        figured: the snippet paths whose figure follows this fence (the last fence including them).
+    """
+
+    start: int
+    end: int
+    indent: str
+    includes: tuple[Include, ...]
+    runs: bool
+    figured: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Diagram:
+    """A concept diagram line (0-based ``index``) with its DOT file's repository path, alt text and caption."""
+
+    index: int
+    indent: str
+    alt: str
+    path: str
+    caption: str
+
+
+@dataclass
+class Page:
+    """A page's text and what ``parse_page`` found in it.
+
+    Attributes:
+        name: the page as messages name it (``docs/01-computational-graph.md``).
+        lines: its lines.
+        fences: the fences that hold only includes, in order.
+        diagrams: its concept diagram lines, outside fences.
+        fenced: the 0-based numbers of every line inside a fence, fences included.
+        title: the 0-based line of its ``# `` title, or None.
+        problems: what is wrong with it: includes of missing files or sections, includes by line
+            numbers, diagrams naming a missing file (``page:line: reason``).
+    """
+
+    name: str
+    lines: list[str]
+    fences: list[Fence] = field(default_factory=list)
+    diagrams: list[Diagram] = field(default_factory=list)
+    fenced: set[int] = field(default_factory=set)
+    title: int | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def snippets(self) -> list[str]:
+        """The snippet paths whose outputs the page shows, in order, each once."""
+        return list(dict.fromkeys(i.file for f in self.fences if f.runs for i in f.includes))
+
+
+def parse_page(text: str, name: str, root: str, include_paths: list[str], folder: str) -> Page:
+    """Read ``text`` (a page's Markdown) into a ``Page``.
+
+    Args:
+        text: the page's Markdown.
+        name: how messages name the page (``docs/<page>.md``).
+        root: the repository root.
+        include_paths: the folders includes are resolved against, relative to ``root``, in order (as
+            ``pymdownx.snippets``' ``base_path``).
+        folder: the snippets folder, relative to ``root``: includes of files under it run.
+    """
+    page = Page(name, split_lines(text))
+    blocks = list(_fences(page.lines))
+    page.fenced = {i for start, end, _, _ in blocks for i in range(start, end + 1)}
+    for number, line in enumerate(page.lines):
+        if number in page.fenced:
+            continue
+        if page.title is None and _TITLE.match(line):
+            page.title = number
+        diagram = DIAGRAM.match(line)
+        if diagram:
+            page.diagrams.append(Diagram(number, diagram.group("indent"), diagram.group("alt"), diagram.group("path"),
+                                         diagram.group("caption") or ""))
+            if not os.path.isfile(os.path.join(root, diagram.group("path"))):
+                page.problems.append(Problem(name, number + 1, f"shows the diagram {diagram.group('path')!r}, "
+                                                               "which is not a file"))
+    for start, end, indent, info in blocks:
+        includes = _includes(page, start, end, root, include_paths)
+        if includes is None:
+            continue
+        runs = bool(info) and info[0] in ("python", "py") and all(
+            i.file.startswith(f"{folder}/") for i in includes)
+        page.fences.append(Fence(start, end, indent, includes, runs))
+    page.fences = _with_figures(page.fences)
+    page.problems.sort(key=lambda problem: problem.line)
+    return page
+
+
+def _includes(page: Page, start: int, end: int, root: str, include_paths: list[str]) -> tuple[Include, ...] | None:
+    """The include lines between ``start`` and ``end``, or None if the fence holds anything else
+    (blank lines aside). Each bad include is added to ``page.problems``."""
+    found = []
+    for number in range(start + 1, end):
+        line = page.lines[number]
+        if not line.strip():
+            continue
+        match = INCLUDE.match(line)
+        if match is None:
+            return None
+        found.append(_resolve(page, number + 1, match.group("target"), root, include_paths))
+    return tuple(found) or None
+
+
+def _resolve(page: Page, line: int, target: str, root: str, include_paths: list[str]) -> Include:
+    name, section = split_target(target)
+    if re.search(r":\d", target):
+        page.problems.append(Problem(page.name, line, f"includes {target!r} by line numbers, which break silently "
+                                     "when the file changes; mark a named section ('# --8<-- [start:name]') and "
+                                     "include that"))
+        return Include(line, target, "", None)
+    file = next((f"{base}/{name}" for base in include_paths if os.path.isfile(os.path.join(root, base, name))), "")
+    if not file:
+        page.problems.append(Problem(page.name, line, f"includes {name!r}, which is not a file under "
+                                                      f"{' or '.join(include_paths)}"))
+    elif section:
+        with open(os.path.join(root, file), encoding="utf-8") as handle:
+            marked = sections(handle.read())
+        if section not in marked:
+            page.problems.append(Problem(page.name, line, f"includes section {section!r} of {name!r}, which has "
+                                                          f"no '# --8<-- [start:{section}]' marker"))
+    return Include(line, target, file, section)
+
+
+def _with_figures(fences: list[Fence]) -> list[Fence]:
+    """Mark on each running fence the snippets whose figure follows it: those it is the last to include."""
+    last = {}
+    for number, fence in enumerate(fences):
+        if fence.runs:
+            for include in fence.includes:
+                last[include.file] = number
+    return [Fence(f.start, f.end, f.indent, f.includes, f.runs,
+                  tuple(dict.fromkeys(i.file for i in f.includes if last.get(i.file) == n)) if f.runs else ())
+            for n, f in enumerate(fences)]
+
+
+def _fences(lines: list[str]):
+    """Yield ``(start, end, indent, info words)`` for every fenced block (an unclosed one runs to the end)."""
+    index = 0
+    while index < len(lines):
+        opening = _FENCE_OPEN.match(lines[index])
+        if not opening:
+            index += 1
+            continue
+        start, indent, fence = index, opening.group("indent"), opening.group("fence")
+        close = re.compile(rf"^{re.escape(indent)}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+        end = start + 1
+        while end < len(lines) and not close.match(lines[end]):
+            end += 1
+        index = end + 1
+        yield start, min(end, len(lines) - 1), indent, opening.group("info").split()
+
+
+def stray_includes(page: Page) -> list[int]:
+    """1-based lines of include lines outside any fence that holds only includes (pymdownx.snippets
+    expands them as Markdown, with no output): for callers that want to check them too."""
+    inside = {i.line for f in page.fences for i in f.includes}
+    return [n + 1 for n, line in enumerate(page.lines) if INCLUDE.match(line) and n + 1 not in inside]

@@ -1,0 +1,156 @@
+"""What an include shows, in one place: its output and its figures, for the page and the notebook.
+
+``include_output`` gives an include fence's output (as text for the page, as stream pieces for the
+notebook) and its figures; ``output_html``, ``figure_html`` and ``note_html`` turn them into the
+HTML a page shows. Nothing here runs or draws: the caller passes the results and the drawings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html import escape, unescape
+from pathlib import Path
+
+from .includes import Fence
+from .results import Results
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A snippet's graph as a figure: its DOT source, its text alternative and its caption (HTML)."""
+
+    name: str  # the snippet path, e.g. snippets/ch/x.py
+    dot: str
+    alt: str
+    caption: str
+
+
+@dataclass(frozen=True)
+class IncludeOutput:
+    """What follows an include fence.
+
+    Attributes:
+        cells: per include of the fence, its target and what its lines wrote as ``(stream, text)``
+            pieces (``Results.streams``).
+        figures: the graphs of the snippets whose last include on the page this fence is.
+    """
+
+    cells: tuple[tuple[str, list[tuple[str, str]]], ...]
+    figures: tuple[Figure, ...]
+
+    @property
+    def text(self) -> str:
+        """The output block's text: every include's output, one after the other."""
+        return "\n".join("".join(t for _, t in pieces).rstrip("\n") for _, pieces in self.cells).strip("\n")
+
+
+def include_output(results: Results, fence: Fence) -> IncludeOutput:
+    """The output and figures of a running fence (``Fence.runs``) from this build's results.
+
+    Raises:
+        UnknownTargetError: an include names a snippet without a result or a section it does not mark.
+    """
+    cells = tuple((include.target, results.streams(include.target)) for include in fence.includes)
+    figures = []
+    for path in fence.figured:
+        result = results.runs.get(path)
+        if result is not None and result.ok and result.graph_dot:
+            figures.append(Figure(path, result.graph_dot, _alt(result.graph_alt), _caption(path)))
+    return IncludeOutput(cells, tuple(figures))
+
+
+def _alt(words: str) -> str:
+    return f"Autograd graph: {words}" if words else "Autograd graph"
+
+
+def _caption(path: str) -> str:
+    return (f"The autograd graph that <code>{escape(Path(path).name)}</code> left behind, drawn from this "
+            "build's run. Arrows follow the forward pass; <code>backward()</code> walks them in reverse.")
+
+
+def output_markdown(text: str, indent: str = "") -> list[str]:
+    """An output block as Markdown lines: a ``text`` fence titled "Output" holding ``text``, its
+    fence longer than any run of backticks in it, each line indented by ``indent``."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    body = [indent + line if line else "" for line in text.split("\n")]
+    return ["", f'{indent}{fence} text title="Output"', *body, f"{indent}{fence}", ""]
+
+
+def output_html(text: str) -> str:
+    """The HTML that Python-Markdown with ``pymdownx.highlight`` and ``pymdownx.superfences`` makes of
+    ``output_markdown(text)`` (without line anchors), with no Pygments pass.
+
+    What those steps do to a ``text`` fence's content is done here in the same order: Python-Markdown
+    drops the two control characters it marks stashed text with, turns line breaks into ``\\n``,
+    expands tabs to its ``tab_length`` of 4 and empties lines of only blanks; Pygments' text lexer
+    drops a leading byte-order mark, strips leading and trailing newlines and ends the text with
+    one; its HTML formatter escapes ``&``, ``<`` and ``>``. ``tests/test_markdown_ext.py`` compares
+    the result with what those libraries make of the fence.
+    """
+    text = text.replace("\x02", "").replace("\x03", "")  # Python-Markdown's own stash markers
+    lines = [line.expandtabs(4) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    body = "\n".join(line if line.strip(" ") else "" for line in lines)
+    body = body.removeprefix("\ufeff").strip("\n") + "\n"  # Pygments drops a leading byte-order mark
+    return ('<div class="highlight"><span class="filename">Output</span><pre><span></span><code>'
+            f"{escape(body, quote=False)}</code></pre></div>")
+
+
+def labelled(svg: str, alt: str) -> str:
+    """``svg`` (an ``<svg>`` element) as an image whose text alternative is ``alt``."""
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{escape(alt, quote=True)}" ', 1)
+
+
+def figure_html(drawing: str, caption: str) -> str:
+    """A figure: ``drawing`` (a ``labelled`` SVG element, or a place for one), ``caption`` (HTML) under it."""
+    caption_html = f"<figcaption>{caption}</figcaption>" if caption else ""
+    return f'<figure class="docexec-figure">\n{drawing}\n{caption_html}</figure>'
+
+
+def slug(name: str) -> str:
+    """The id prefix of a figure drawn for ``name`` (a snippet or DOT path)."""
+    return "fig-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+#: Reading speed used for the estimate under each chapter title (words per minute); code counts
+#: at half speed. 200 wpm is a common figure for technical prose.
+WORDS_PER_MINUTE = 200
+
+
+def reading_minutes(prose_lines: list[str], code: str) -> int:
+    """Minutes to read a page: its prose words plus half its code words, at ``WORDS_PER_MINUTE``."""
+    words = sum(len(re.findall(r"[A-Za-z0-9_]+", line)) for line in prose_lines)
+    words += len(re.findall(r"[A-Za-z0-9_]+", code)) / 2
+    return max(1, round(words / WORDS_PER_MINUTE))
+
+
+def note_html(versions: dict[str, str], minutes: int, extra: str = "") -> str:
+    """The line under a chapter's title: reading time and which PyTorch and Python produced its
+    outputs ("" without versions, when nothing ran), then ``extra`` (HTML, such as notebook links)."""
+    note = ""
+    if versions:
+        note = (f'<p class="docexec-versions">{minutes} min read · Every output on this page was produced when '
+                f'the page was built, by PyTorch {versions.get("torch", "?")} '
+                f'on Python {versions.get("python", "?")}.</p>')
+    if not extra:
+        return note
+    return f"{note}\n\n{extra}\n" if note else f"{extra}\n"
+
+
+def abbreviate_code(html: str, terms: dict[str, str]) -> str:
+    """Wrap each ``<code>`` element of ``html`` whose whole text is a key of ``terms`` (term ->
+    its title) in ``<abbr title="...">``, except the text of a ``<pre><code>`` block."""
+    if not terms:
+        return html
+    # Starting with a literal lets the regular expression engine skip ahead to each "<code>";
+    # a look-behind for "<pre>" in front of it would make it try every position of the page.
+    pattern = re.compile(r"<code>(" + "|".join(re.escape(escape(t)) for t in terms) + r")</code>")
+
+    def wrap(match: re.Match) -> str:
+        if match.start() >= 5 and html.startswith("<pre>", match.start() - 5):  # a code block's text
+            return match.group(0)
+        title = escape(terms[unescape(match.group(1))], quote=True)
+        return f'<abbr title="{title}">{match.group(0)}</abbr>'
+
+    return pattern.sub(wrap, html)

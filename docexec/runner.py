@@ -1,0 +1,266 @@
+"""The run scheduler: starts the snippets of a repository, waits for them, cancels them.
+
+Each snippet of a run has a ``concurrent.futures.Future`` that holds its ``RunResult`` once it is
+in: at once for a snippet the run cache holds, otherwise when the worker reports it. A caller can
+so work on pages while the snippets run and wait only for the results it needs (the MkDocs hook
+does; Material's optimize plugin holds its jobs the same way). What is in is handed out as a
+read-only ``docexec.results.Results``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from concurrent.futures import Future
+from concurrent.futures import wait as wait_for
+from pathlib import Path
+
+from .cache import RunCache
+from .execute import DEFAULT_TIMEOUT, ExecutionError, RunResult, run_snippets, start_worker, stop_worker
+from .results import Results, check_claims
+from .snippets import SNIPPETS_DIR, decode_source, discover, options
+
+#: Modules that some PyTorch features import lazily on first use and that take a second or more to
+#: import, with the words that mark a snippet using such a feature. Imported once, in a sub-worker
+#: that runs the snippets with those words, rather than once in each of their processes. Measured
+#: on torch 2.13: optimizers and checkpointing import torch._dynamo (about 2.2 s); gradcheck and
+#: torch.autograd.functional import symbolic_shapes, which imports SymPy (about 0.8 s). A snippet
+#: the words miss still runs correctly, only slower. Slowest first.
+LAZY_HEAVY = {
+    "torch._dynamo": re.compile(r"\boptim\b|checkpoint|\bcompile\b"),
+    "torch.fx.experimental.symbolic_shapes": re.compile(
+        r"gradcheck|gradgradcheck|\bfunctional\b|jacobian|hessian|\bvjp\b|\bjvp\b|\bvmap\b|torch\.func\b"),
+}
+
+
+class Runner:
+    """Runs the snippets of one repository and keeps the results of its latest run.
+
+    One runner serves every build of a process (``mkdocs serve`` rebuilds): a worker it started
+    early (``prestart``) is used by the next ``start``.
+
+    Args:
+        root: the repository root (holds ``snippets/``).
+        folder: the snippets folder, relative to ``root``.
+        jobs: snippets run at once (default: CPU cores).
+        timeout: seconds one snippet may run.
+        cache: reuse results from ``.cache/docexec`` when nothing they depend on changed
+            (``docexec.cache``); False runs everything.
+        execute: False switches execution off altogether: no snippet runs, pages show no output
+            (for measuring the cost of execution; see ``tools/bench.py``).
+    """
+
+    def __init__(self, root: Path, folder: str = SNIPPETS_DIR, jobs: int | None = None,
+                 timeout: float = DEFAULT_TIMEOUT, cache: bool = True, execute: bool = True):
+        self.root = Path(root).resolve()
+        self.folder = folder
+        self.jobs = jobs
+        self.timeout = timeout
+        self.cache = RunCache(self.root) if cache else None
+        self.execute = execute
+        self.futures: dict[str, Future] = {}  # the latest run's snippets, in the order they were given
+        self.executed: list[str] = []  # the paths of the latest run that had to run (not cached)
+        self._sources: dict[str, bytes] = {}  # path -> bytes, read once per run
+        self._worker = None  # a worker started early by prestart()
+        self._looked = False  # prestart() found every snippet cached since the last start()
+        self._thread: threading.Thread | None = None  # the run under way in the background
+        self._proc = None  # its worker
+        self._failure: BaseException | None = None  # what it raised
+        self._started = False  # whether start() was ever called
+        self._stopping = False  # cancel() is stopping the run under way
+
+    # -- starting -------------------------------------------------------------------------------
+
+    def prestart(self, first_run_only: bool = False) -> None:
+        """Start the worker now if some snippet will have to run: its torch import then overlaps
+        with whatever the caller does before ``start``, which uses that worker.
+
+        Args:
+            first_run_only: do nothing once ``start`` has been called. For callers that are made
+                again after the run (a Markdown extension is set up again for every page on some
+                hosts), whose worker no run would ever use.
+        """
+        if not self.execute or self._worker is not None or self._looked or (first_run_only and self._started):
+            return
+        self._sources = {}  # a new build is starting (mkdocs serve): read the snippets as they are now
+        for path in discover(self.root, self.folder):
+            try:
+                key = self.cache.key(path, options(self.source(path)), self._bytes(path)) if self.cache else None
+            except (OSError, ValueError):
+                key = None
+            # An entry that is there is not read here: if it turns out stale (a helper changed), the
+            # run starts the worker itself, only later.
+            if key is None or not self.cache.has(key):
+                self._worker = start_worker(self.root)
+                return
+        self._looked = True
+
+    def start(self, paths: list[str] | None = None) -> None:
+        """Begin a run of ``paths`` (default: every snippet under the folder) and return while it
+        goes on: cached results are in at once, the others come in as the worker reports them, each
+        checked against its claims and stored in the cache as it comes. A run of every snippet also
+        drops the cache entries it did not use, so the cache does not grow with every edit.
+
+        Raises:
+            ExecutionError: the worker could not be started.
+        """
+        self.cancel()
+        self.executed, self._sources, self._looked, self._started = [], {}, False, True
+        if not self.execute:
+            self.futures = {}
+            return
+        every = paths is None
+        paths = discover(self.root, self.folder) if paths is None else list(paths)
+        self.futures = {path: Future() for path in paths}
+        limits, keys = {}, {}
+        for path in paths:
+            found = self._look_up(path, limits, keys)
+            if found is not None:
+                self.futures[path].set_result(found)
+        self.executed = [p for p in paths if not self.futures[p].done()]
+        worker, self._worker = self._worker, None
+        if not self.executed:
+            if worker is not None:  # started by prestart, for nothing: every snippet was cached
+                stop_worker(worker, grace=0)
+            self._prune(every, keys)
+            return
+        self._proc = worker if worker is not None else start_worker(self.root)
+        self._failure = None
+        self._thread = threading.Thread(target=self._run, args=(limits, keys, every), name="docexec-run", daemon=True)
+        self._thread.start()
+
+    def _look_up(self, path: str, limits: dict, keys: dict) -> RunResult | None:
+        """The cached result of ``path`` if valid, a failed result if its options are bad, else None
+        (it must run; its limits and cache key are noted in ``limits`` and ``keys``)."""
+        try:
+            limits[path] = options(self.source(path))
+        except ValueError as exc:
+            return RunResult(path=path, ok=False, error_type="Options", error_message=str(exc))
+        if self.cache is None:
+            return None
+        keys[path] = self.cache.key(path, limits[path], self._bytes(path))
+        return self.cache.get(path, keys[path])
+
+    def _run(self, limits: dict, keys: dict, every: bool) -> None:
+        """The background thread of a run: run the snippets that must run, keep each result as it comes."""
+        def keep(result: RunResult) -> None:
+            check_claims(result, self.source(result.path))  # kept with the result: a warm build checks nothing again
+            if self.cache is not None:
+                self.cache.put(result, keys[result.path])
+            self.futures[result.path].set_result(result)
+
+        try:
+            run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=limits,
+                         needs={p: self._needs(p) for p in self.executed}, worker=self._proc, on_result=keep)
+            self._prune(every, keys)
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits
+            failure = ExecutionError("the run was stopped") if self._stopping else exc
+            self._failure = failure
+            self._fail_pending(failure)
+        finally:
+            self._proc = None
+
+    def _prune(self, every: bool, keys: dict) -> None:
+        if every and self.cache is not None:
+            self.cache.prune(set(keys.values()), self.folder)
+
+    def _fail_pending(self, exc: BaseException) -> None:
+        for future in self.futures.values():
+            if not future.done():
+                future.set_exception(exc)
+
+    # -- waiting and stopping -------------------------------------------------------------------
+
+    def wait(self, paths: list[str] | None = None) -> Results:
+        """Wait until the results of ``paths`` (default: the whole run started last) are in.
+
+        Without ``paths`` the run is over when this returns (its thread ended, the cache pruned).
+        Interrupted (Ctrl-C), it stops the run before re-raising.
+
+        Returns:
+            What is in now (``results``).
+
+        Raises:
+            ExecutionError: the run failed (the worker died); raised by every later wait too, until
+                the next ``start``. Also for a result of ``paths`` that never came in (the run was
+                cancelled).
+            KeyError: a path that is not part of the run.
+        """
+        if not self.execute:
+            return self.results()
+        try:
+            if paths is None:
+                if self._thread is not None:
+                    self._thread.join()
+            else:
+                wait_for([self.futures[path] for path in paths])
+        except BaseException:
+            self.cancel()
+            raise
+        if self._failure is not None:
+            raise self._failure
+        for path in paths or []:
+            if self.futures[path].exception() is not None:
+                raise self.futures[path].exception()
+        return self.results()
+
+    def results(self) -> Results:
+        """A read-only view of the results in now, in the order of the run's paths."""
+        runs = {path: future.result() for path, future in self.futures.items()
+                if future.done() and not future.cancelled() and future.exception() is None}
+        return Results(self.root, self.folder, runs, {path: self.source(path) for path in runs},
+                       list(self.executed), self.execute)
+
+    def cancel(self) -> None:
+        """Stop a run under way, if any: its worker and snippets are ended (SIGTERM, then SIGKILL
+        after 5 s; see ``docexec.execute``), its thread waited for; what it raised is dropped, and
+        the results that had not come in fail with ``ExecutionError``."""
+        thread = self._thread
+        if thread is None:
+            return
+        self._stopping = True
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            stop_worker(proc)
+        thread.join()
+        self._thread = None
+        self._failure = None
+        self._stopping = False
+        self._fail_pending(ExecutionError("the run was stopped"))
+
+    def close(self) -> None:
+        """Stop a run under way and a worker started early: nothing of this runner keeps running."""
+        self.cancel()
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            stop_worker(worker, grace=0)
+
+    # -- what the run is made of ----------------------------------------------------------------
+
+    def source(self, path: str) -> str:
+        """The text of ``path`` (relative to the root) exactly as stored (see ``snippets.read_source``),
+        read once per run: what the results of that run are keyed, checked and shown against."""
+        return decode_source(self._bytes(path))
+
+    def _bytes(self, path: str) -> bytes:
+        if path not in self._sources:
+            with open(os.path.join(self.root, path), "rb") as handle:
+                self._sources[path] = handle.read()
+        return self._sources[path]
+
+    def _needs(self, path: str) -> list[str]:
+        source = self.source(path)
+        names = [name for name, pattern in LAZY_HEAVY.items() if pattern.search(source)]
+        # torch._dynamo imports symbolic_shapes itself: one sub-worker serves both
+        return ["torch._dynamo"] if "torch._dynamo" in names else names
+
+    def lateness(self, paths: list[str]) -> int:
+        """How late the last result of ``paths`` is expected from the run under way, as a rank for
+        ordering work that waits for them: 0 if every one is in or runs right away, else 1 + the
+        rank of the slowest heavy module a sub-worker must import first (``LAZY_HEAVY``:
+        torch._dynamo gives 2, symbolic_shapes 1)."""
+        slowest_last = list(LAZY_HEAVY)[::-1]
+        executed = set(self.executed)
+        return max((1 + slowest_last.index(module) for path in paths
+                    if path in executed and not self.futures[path].done() for module in self._needs(path)), default=0)
