@@ -14,7 +14,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Reproducible builds: dates in the sitemap come from the last commit, not from today.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: setup serve build test fix check bench linkcheck clean
+.PHONY: setup serve build test lint fix check notebooks bench linkcheck clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -40,14 +40,20 @@ serve: setup  ## serve the site at http://$(ADDR) with live reload
 build: setup  ## strict build into site/
 	$(BIN)/mkdocs build --strict --site-dir site
 
-test: setup  ## the whole test suite
+test: setup lint  ## the linter, then the whole test suite
 	$(BIN)/python -m pytest
+
+lint: setup  ## ruff, with the rules of pyproject.toml
+	$(BIN)/ruff check .
 
 check: setup  ## run every snippet and check its claims, without building the site
 	$(BIN)/python -m docexec check
 
 fix: setup  ## rewrite stale output claims in snippets/ and regenerate diagrams/*.dot
 	$(BIN)/python -m docexec fix
+
+notebooks: setup  ## write the chapter notebooks into site/notebooks (for hosts that run no MkDocs hook)
+	$(BIN)/python -m docexec notebooks site/notebooks
 
 bench: setup  ## build-time benchmark: prints ratios (see tools/bench.py)
 	$(BIN)/python tools/bench.py

@@ -1,0 +1,105 @@
+"""The promises hold on every host that runs Markdown extensions: MkDocs, ProperDocs and Zensical.
+
+The Markdown extension ``docexec.markdown_ext`` runs, checks and fills in on its own; the MkDocs hook
+(which ProperDocs runs too, and Zensical ignores) only makes builds faster. Each host builds the
+site, and fails on a claim that does not hold, a snippet that raises, a stale committed DOT file and
+an include of a missing file, each with its ``file:line: reason`` line and no traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+HOSTS = {
+    "mkdocs": ["-m", "mkdocs", "build", "--strict", "--site-dir", "site"],
+    "properdocs": ["-m", "properdocs", "build", "--strict", "--site-dir", "site"],
+    "zensical": ["-m", "zensical", "build"],
+}
+
+
+def copy_site(target: Path) -> Path:
+    """What a build reads, with the run cache of the repository (so only what a test breaks runs)."""
+    shutil.copy2(ROOT / "mkdocs.yml", target / "mkdocs.yml")
+    for name in ("docs", "snippets", "hooks", "diagrams", "docexec", "includes"):
+        shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+    if (ROOT / ".cache/docexec/runs").is_dir():
+        shutil.copytree(ROOT / ".cache/docexec/runs", target / ".cache/docexec/runs")
+    return target
+
+
+def build(root: Path, host: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true", NO_COLOR="1",
+               PYTHONPATH=str(root))
+    return subprocess.run([sys.executable, *HOSTS[host]], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+OPT_IN = "snippets/computational-graph/opt_in.py"
+GRAPH_DOT = "diagrams/computational-graph/graph_build.dot"
+CHAPTER = "docs/01-computational-graph.md"
+
+
+def false_claim(root: Path) -> str:
+    replace(root / OPT_IN, "print(x.requires_grad)  # True", "print(x.requires_grad)  # False")
+    line = line_of(root / OPT_IN, "print(x.requires_grad)  # False")
+    return f"{OPT_IN}:{line}: claim does not hold: claimed 'False', printed 'True'"
+
+
+def raising_snippet(root: Path) -> str:
+    replace(root / OPT_IN, "w = torch.tensor([4.0])", "w = torch.tensor([4.0]) + undefined_name")
+    line = line_of(root / OPT_IN, "undefined_name")
+    return f"{OPT_IN}:{line}: raised NameError: name 'undefined_name' is not defined"
+
+
+def stale_dot(root: Path) -> str:
+    replace(root / GRAPH_DOT, "MulBackward0", "MulBackward9")
+    return f"{GRAPH_DOT}: is stale: snippets/computational-graph/graph_build.py now draws a different graph"
+
+
+def missing_include(root: Path) -> str:
+    replace(root / CHAPTER, '--8<-- "computational-graph/opt_in.py"', '--8<-- "computational-graph/missing.py"')
+    line = line_of(root / CHAPTER, "computational-graph/missing.py")
+    return f"{CHAPTER}:{line}: includes 'computational-graph/missing.py', which is not a file under"
+
+
+@pytest.mark.parametrize("host", ["properdocs", "zensical"])
+def test_the_site_builds_with_outputs_and_figures(host, tmp_path):
+    root = copy_site(tmp_path)
+    proc = build(root, host)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    page = (root / "site/02-backward-pass/index.html").read_text(encoding="utf-8")
+    assert page.count('<span class="filename">Output</span>') >= 8
+    assert '<figure class="docexec-figure">\n<svg role="img" aria-label="Autograd graph: ' in page
+    assert "PyTorch 2.13.0" in page and "<!--docexec-" not in page
+
+
+@pytest.mark.parametrize("host", list(HOSTS))
+@pytest.mark.parametrize("breakage", [false_claim, raising_snippet, stale_dot, missing_include],
+                         ids=lambda f: f.__name__)
+def test_a_broken_input_fails_every_host_with_file_and_line(host, breakage, tmp_path):
+    root = copy_site(tmp_path)
+    expected = breakage(root)
+    proc = build(root, host)
+    log = proc.stdout + proc.stderr
+    assert proc.returncode != 0, log[-3000:]
+    assert expected in log, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
+    assert not (root / "site/01-computational-graph/index.html").exists()  # no page reached the site
