@@ -7,12 +7,16 @@ An entry holds one ``RunResult`` (output, print records, graph DOT, error, claim
 * the installed torch version (read from package metadata, so torch is not imported), the Python
   version, and the bytes of every source file of ``docexec`` itself;
 
-and the entry also records the SHA-256 of every repository file the run imported (a helper module
-next to the snippet, say), and the repository paths where a module the run failed to import would
-have been found (a snippet that catches the ``ImportError`` of a helper not written yet). An entry
-is used only when all of those still match and none of those paths exists, so editing a helper
-re-runs exactly the snippets that imported it, and adding one re-runs those that looked for it.
-An entry that cannot be read or does not have the
+and the entry also records what the run read: the SHA-256 of every repository file it imported or
+opened (a helper module next to the snippet, a data file read with ``open``, a helper run with
+``runpy``), the repository paths where a module it failed to import would have been found (a
+snippet that catches the ``ImportError`` of a helper not written yet), the names in every
+repository folder it listed, and the size and modification time of every installed file it opened
+(a module of torch imported lazily). An entry is used only when all of those still match, so
+editing a helper or a data file re-runs exactly the snippets that read it, and adding one re-runs
+those that looked for it. What a snippet sees without reading it, the modules the worker imported
+before forking (torch), is recorded once per worker (``installation_changed``): if any of them
+changed, nothing is taken from the cache. An entry that cannot be read or does not have the
 expected shape (a half-written file, a crash mid-write, a hand edit) is ignored and the snippet runs
 again; entries are written atomically (a temporary file, then a rename).
 
@@ -41,7 +45,8 @@ from .files import write_atomically
 from .problems import Problem
 
 CACHE_DIR = ".cache/docexec"
-FORMAT = 4
+FORMAT = 5
+INSTALLATION_DIR = "installation"  # under CACHE_DIR: what each worker imported before forking
 
 
 def _sha(data: bytes) -> str:
@@ -98,11 +103,7 @@ class RunCache:
                 data = json.loads(handle.read())
             if data.get("format") != FORMAT or data.get("path") != path:
                 return None
-            for dep, digest in data["deps"].items():
-                with open(os.path.join(self.root, dep), "rb") as handle:
-                    if _sha(handle.read()) != digest:
-                        return None
-            if any(os.path.lexists(os.path.join(self.root, path)) for path in data["absent"]):
+            if not self._unchanged(data):
                 return None
             fields = data["result"]
             verdicts = fields.get("claim_problems")
@@ -113,6 +114,39 @@ class RunCache:
             return None
         result.cached = True
         return result
+
+    def _unchanged(self, data: dict) -> bool:
+        """Whether everything an entry's run read is as it was: repository files (by content),
+        paths where an import looked in vain (still absent), folders it listed (same names) and
+        installed files it opened (same size and modification time)."""
+        for dep, digest in data["deps"].items():
+            with open(os.path.join(self.root, dep), "rb") as handle:
+                if _sha(handle.read()) != digest:
+                    return False
+        if any(os.path.lexists(os.path.join(self.root, path)) for path in data["absent"]):
+            return False
+        if any(_listing(os.path.join(self.root, folder)) != digest for folder, digest in data["listed"].items()):
+            return False
+        return all(_stat(path) == tuple(stat) for path, stat in data["installed"].items())
+
+    def installation_changed(self) -> bool:
+        """Whether a module a worker imported before forking (torch and what it imports, recorded by
+        ``docexec.worker.pool.record_installation``) has changed size or modification time since: then
+        no entry may be trusted, as a snippet sees those modules without importing them itself."""
+        folder = self.root / CACHE_DIR / INSTALLATION_DIR
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            return False
+        for name in names:
+            try:
+                with open(folder / name, encoding="utf-8") as handle:
+                    recorded = json.load(handle)
+            except (OSError, ValueError):
+                return True
+            if any(_stat(path) != tuple(stat) for path, stat in recorded.items()):
+                return True
+        return False
 
     def put(self, result: RunResult, key: str) -> None:
         """Store ``result`` under ``key`` (computed before the run) with digests of its imported files.
@@ -130,11 +164,12 @@ class RunCache:
                 return  # a dependency vanished meanwhile: do not cache what cannot be checked later
         # The same JSON as dataclasses.asdict would give, without its deep copy of every output chunk.
         fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)
-                  if f.name not in ("cached", "deps", "absent")}
+                  if f.name not in ("cached", "deps", "absent", "listed", "installed")}
         if result.claim_problems is not None:
             fields["claim_problems"] = [dataclasses.asdict(problem) for problem in result.claim_problems]
+        listed = {folder: _listing(os.path.join(self.root, folder)) for folder in sorted(set(result.listed))}
         entry = {"format": FORMAT, "path": result.path, "deps": digests, "absent": sorted(set(result.absent)),
-                 "result": fields}
+                 "listed": listed, "installed": result.installed, "result": fields}
         write_atomically(self.folder / f"{key}.json", json.dumps(entry))
 
     def prune(self, keep: set[str], folder: str, stale_after: float = 600.0) -> int:
@@ -161,6 +196,23 @@ class RunCache:
             return owner is None or owner.startswith(prefix)
 
         return remove_unused(self.folder, unused, stale_after)
+
+
+def _listing(folder: str) -> str | None:
+    """A digest of the names in ``folder`` (None if it cannot be listed)."""
+    try:
+        return _sha("\0".join(sorted(os.listdir(folder))).encode())
+    except OSError:
+        return None
+
+
+def _stat(path: str) -> tuple[int, int] | None:
+    """``(size, mtime_ns)`` of ``path``, or None if it is gone."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns
 
 
 def remove_unused(folder: Path, unused: Callable[[str], bool], stale_after: float = 600.0) -> int:

@@ -8,8 +8,10 @@ The convention (from the module author's draft, see ``docs/contributing.md``):
 * A print whose output spans several lines, or that runs several times, carries its claim in
   ``#>`` lines right below the call, one per output line; its own comment may then hold only a
   note: ``print(t)  # -> a 2x2 tensor``.
-* ``...`` in a claim matches any text (``doctest``'s ELLIPSIS rule). A memory address
-  (``0x7f03b095d810``) never decides a match: both sides show it as ``0x…``.
+* ``...`` in a claim matches any text (``doctest``'s ELLIPSIS rule). What changes from one run to
+  the next, object addresses and ids (``0x7f03b095d810``, ``id(x)``), is printed as ``0x…`` (or
+  ``…`` for a decimal id): the run says which numbers were addresses (``mask``), and a claim shows
+  them masked. Every other number, hexadecimal or not, is claimed as printed.
 * Every ``print`` call in a snippet file carries a claim.
 
 All functions here are pure text functions: they take source text and recorded print output and
@@ -28,10 +30,10 @@ from dataclasses import dataclass, field
 from .problems import Problem
 from .snippets import split_lines
 
-#: A memory address as CPython and PyTorch print it in a repr (``<... object at 0x7f03b095d810>``):
-#: hexadecimal after "at ". Other hexadecimal numbers (``hex(255)``) are left alone.
-ADDRESS = re.compile(r"(?<=\bat )0x[0-9a-fA-F]+\b")
-#: What every address becomes, on the page and in claims.
+#: Numbers that may be an address or an id: hexadecimal with six digits or more, decimal with seven
+#: or more (no address of a running process is lower). The run decides which ones were.
+ADDRESS_LIKE = re.compile(r"\b(?:0x[0-9a-fA-F]{6,}|[0-9]{7,})\b")
+#: What a hexadecimal address becomes, on the page and in claims; a decimal id becomes "…".
 ADDRESS_PLACEHOLDER = "0x…"
 
 _BLOCK_LINE = re.compile(r"^[ \t]*#>(?: (?P<text>.*)|[ \t]*)$")
@@ -39,9 +41,20 @@ _ARROW = " -> "
 _CHECKER = doctest.OutputChecker()
 
 
-def normalize(text: str) -> str:
-    """Replace every memory address in ``text`` with ``0x…`` so that it never decides a match."""
-    return ADDRESS.sub(ADDRESS_PLACEHOLDER, text)
+def mask(text: str, addresses: list[str] | set[str]) -> str:
+    """``text`` with each of ``addresses`` (numbers the run found to be addresses or ids, as
+    printed) shown as ``0x…`` (hexadecimal) or ``…`` (decimal), wherever it stands as a whole number."""
+    if not addresses:
+        return text
+    found = set(addresses)
+
+    def hide(match: re.Match) -> str:
+        token = match.group(0)
+        if token not in found:
+            return token
+        return ADDRESS_PLACEHOLDER if token.startswith("0x") else "…"
+
+    return ADDRESS_LIKE.sub(hide, text)
 
 
 class ClaimSyntaxError(ValueError):
@@ -192,7 +205,7 @@ def printed_lines(sites: list[PrintSite], prints: list[tuple[int, str]]) -> dict
         if site.line not in chunks:
             out[site.line] = None
             continue
-        body = normalize("".join(chunks[site.line]))
+        body = "".join(chunks[site.line])
         if body.endswith("\n"):
             body = body[:-1]
         out[site.line] = [line.rstrip() for line in split_lines(body + "\n")] if body else [""]
@@ -200,9 +213,10 @@ def printed_lines(sites: list[PrintSite], prints: list[tuple[int, str]]) -> dict
 
 
 def matches(expected: list[str], actual: list[str]) -> bool:
-    """Whether claimed lines match printed lines (``...`` matches any text, addresses never decide)."""
-    want = "\n".join(normalize(line).rstrip() for line in expected) + "\n"
-    got = "\n".join(normalize(line).rstrip() for line in actual) + "\n"
+    """Whether claimed lines match printed lines (``...`` matches any text); addresses in the
+    printed lines must have been masked already (``mask``)."""
+    want = "\n".join(line.rstrip() for line in expected) + "\n"
+    got = "\n".join(line.rstrip() for line in actual) + "\n"
     return _CHECKER.check_output(want, got, doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1)
 
 

@@ -47,7 +47,7 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
             left += 1
             continue
         try:
-            new_source, changes = claims.rewrite(source, result.prints)
+            new_source, changes = claims.rewrite(source, result.masked_prints())
         except claims.ClaimSyntaxError as exc:
             print(f"{path}:{exc.line}: {exc} (file left untouched)", file=out)
             left += 1
@@ -56,7 +56,7 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
             write_atomically(runner.root / path, new_source)
         for change in changes:
             print(f"{path}:{change.line}: {_show(change.before)}  =>  {_show(change.after)}", file=out)
-        remaining = claims.check(path, new_source, claims.remap_prints(source, new_source, result.prints))
+        remaining = claims.check(path, new_source, claims.remap_prints(source, new_source, result.masked_prints()))
         for problem in remaining:
             print(str(problem), file=out)
         left += bool(remaining)

@@ -55,11 +55,16 @@ class RunResult:
             from ``docexec.graph.to_dot``.
         graph_alt: that graph in words (``docexec.graph.describe``), for alt text.
         dropped: characters of output written beyond what is recorded (``worker.MAX_RECORDED``).
-        deps: repository files (relative paths) the run imported as modules, besides the snippet,
-            and those it tried to import and whose import raised.
+        deps: repository files (relative paths) the run imported as modules or opened, besides the
+            snippet, and those it tried to import and whose import raised.
         absent: repository paths (relative) that do not exist and where a module the snippet or
             a repository file tried to import would have been found (``import _helper`` caught
             as an ``ImportError``): creating one would change the run.
+        listed: repository folders (relative paths) the run listed (``os.listdir``, ``glob``, ...).
+        installed: files of the Python installation the run opened (lazy imports of installed
+            packages, their data files): absolute path -> ``[size, mtime_ns]`` when it ran.
+        addresses: the numbers in its output that were addresses or ids in its process (they
+            change from run to run): shown masked (``claims.mask``).
         cached: True when this result came from the run cache rather than a run in this build.
         claim_problems: the verdicts on its claims (``claims.check``), once checked: the claims
             that do not hold, as ``Problem``s; None until then. Kept in the run cache with the
@@ -83,8 +88,17 @@ class RunResult:
     dropped: int = 0
     deps: list[str] = field(default_factory=list)
     absent: list[str] = field(default_factory=list)
+    listed: list[str] = field(default_factory=list)
+    installed: dict[str, list[int]] = field(default_factory=dict)
+    addresses: list[str] = field(default_factory=list)
     cached: bool = False
     claim_problems: list[Problem] | None = None
+
+    def masked_prints(self) -> list[tuple[int, str]]:
+        """``prints`` with addresses and ids masked (``claims.mask``): what claims are checked against."""
+        from .claims import mask
+
+        return [(line, mask(text, self.addresses)) for line, text in self.prints] if self.addresses else self.prints
 
     @property
     def output(self) -> str:
@@ -121,6 +135,9 @@ class RunResult:
             dropped=int(end.get("dropped", 0) or 0),
             deps=list(end.get("deps", [])),
             absent=list(end.get("absent", [])),
+            listed=list(end.get("listed", [])),
+            installed=dict(end.get("installed", {})),
+            addresses=list(end.get("addresses", [])),
         )
 
 

@@ -107,9 +107,11 @@ class End(TypedDict):
     ``status`` is ``"ok"`` or ``"error"``; an error has ``type`` (the exception class name, or
     ``Timeout``, ``Crash``, ``SystemExit``, ``MemoryError``), a one-line ``message``, the snippet
     ``line`` (0 if unknown) and a ``traceback`` (may be ""). Every end may carry ``own_seconds``
-    (time of the snippet's own code), ``deps`` and ``absent`` (the files the run imported and the
-    paths where an import looked in vain, see ``docexec.cache``) and ``dropped`` (characters of
-    output beyond what is recorded).
+    (time of the snippet's own code), ``deps`` and ``absent`` (the repository files the run imported
+    or opened, and the paths where an import looked in vain), ``listed`` (repository folders it
+    listed), ``installed`` (files of the installation it opened: path -> [size, mtime_ns]; all of
+    these see ``docexec.cache``), ``addresses`` (numbers in its output that were addresses or ids
+    in its process, see ``docexec.claims.mask``) and ``dropped`` (characters of output beyond what is recorded).
     """
 
     status: str
@@ -120,6 +122,9 @@ class End(TypedDict):
     own_seconds: NotRequired[float]
     deps: NotRequired[list[str]]
     absent: NotRequired[list[str]]
+    listed: NotRequired[list[str]]
+    addresses: NotRequired[list[str]]
+    installed: NotRequired[dict[str, list[int]]]
     dropped: NotRequired[int]
 
 

@@ -89,7 +89,7 @@ class Results:
                 raise UnknownTargetError(f"{path} has no section {section!r}")
             first, last = spans[section]
             pieces = [(stream, text) for line, text, stream in result.chunks if first <= line <= last]
-        return _cut([(stream, claims.normalize(text)) for stream, text in _joined(pieces)])
+        return _cut([(stream, claims.mask(text, result.addresses)) for stream, text in _joined(pieces)])
 
     def output(self, target: str) -> str:
         """The text of ``streams(target)`` as one block, without its trailing line breaks."""
@@ -129,7 +129,7 @@ def check_claims(result: RunResult, source: str) -> list[Problem]:
     on the result (``RunResult.claim_problems``) so that each result is checked once."""
     if result.claim_problems is None:
         result.claim_problems = [] if result.error_type == "SyntaxError" else claims.check(  # reported already
-            result.path, source, result.prints, complete=result.ok)
+            result.path, source, result.masked_prints(), complete=result.ok)
     return result.claim_problems
 
 

@@ -69,6 +69,7 @@ class Runner:
         self._failure: BaseException | None = None  # what it raised
         self._started = False  # whether start() was ever called
         self._stopping = False  # cancel() is stopping the run under way
+        self._trusted = True  # the cache may be used (no installed module the worker imports changed)
 
     # -- starting -------------------------------------------------------------------------------
 
@@ -84,6 +85,9 @@ class Runner:
         if not self.execute or self._worker is not None or self._looked or (first_run_only and self._started):
             return
         self._sources = {}  # a new build is starting (mkdocs serve): read the snippets as they are now
+        if self.cache is not None and self.cache.installation_changed():
+            self._worker = start_worker(self.root)
+            return
         for path in discover(self.root, self.folder):
             try:
                 key = self.cache.key(path, options(self.source(path)), self._bytes(path)) if self.cache else None
@@ -114,6 +118,7 @@ class Runner:
         paths = discover(self.root, self.folder) if paths is None else list(paths)
         self.futures = {path: Future() for path in paths}
         limits, keys = {}, {}
+        self._trusted = self.cache is not None and not self.cache.installation_changed()
         for path in paths:
             found = self._look_up(path, limits, keys)
             if found is not None:
@@ -140,7 +145,7 @@ class Runner:
         if self.cache is None:
             return None
         keys[path] = self.cache.key(path, limits[path], self._bytes(path))
-        return self.cache.get(path, keys[path])
+        return self.cache.get(path, keys[path]) if self._trusted else None
 
     def _run(self, limits: dict, keys: dict, every: bool) -> None:
         """The background thread of a run: run the snippets that must run, keep each result as it comes."""

@@ -62,8 +62,11 @@ def runs(tmp_path_factory) -> tuple[Path, dict]:
                 pass
             t = Thing()
             print(repr(t))  # <__main__.Thing object at 0x...>
-            print(str(t))  # <__main__.Thing object at 0x7f0000000000>
+            print(str(t))  # <__main__.Thing object at 0x…>
             print(f"value: {t}")  # value: <__main__.Thing object at 0x…>
+            print(hex(id(t)))  # 0x…
+            print(id(t))  # …
+            print("offset at 0x10", 0xffffff, 1234567, 2**40)  # offset at 0x10 16777215 1234567 1099511627776
             """,
         "snippets/t/raw_order.py": """
             import os
@@ -126,12 +129,20 @@ def test_output_is_attributed_to_the_snippet_line_that_ran(runs):
     assert [stream for _, text, stream in chunks if text in ("two\n", "three\n")] == ["stdout", "stderr"]
 
 
-def test_addresses_in_repr_str_and_fstrings_never_decide_a_match(runs):
+def test_addresses_and_ids_are_masked_and_nothing_else(runs):
+    """Addresses in reprs, str and f-strings, hex(id(x)) and id(x) change from run to run: the run
+    says which printed numbers were addresses, and those alone are masked, on the page and in claims."""
     root, results = runs
     result = results["snippets/t/addresses.py"]
     assert "0x" in result.output and "0x…" not in result.output  # real addresses were printed
+    assert len(result.addresses) == 2  # t's address, as hex and as a decimal id
     source = (root / "snippets/t/addresses.py").read_text()
-    assert claims.check(result.path, source, result.prints) == []
+    assert claims.check(result.path, source, result.masked_prints()) == []
+    masked = claims.mask(result.output, result.addresses)
+    assert "offset at 0x10 16777215 1234567 1099511627776" in masked and masked.count("0x…") == 4
+    wrong = source.replace("# offset at 0x10 ", "# offset at 0x20 ")
+    (problem,) = claims.check(result.path, wrong, result.masked_prints())
+    assert "claimed 'offset at 0x20" in problem.message
 
 
 def test_a_snippet_that_raises_is_reported_with_file_line_and_exception(runs):

@@ -14,6 +14,7 @@ snippet the interpreter state of ``python snippet.py`` (``__main__``, ``sys.argv
 from __future__ import annotations
 
 import builtins
+import contextlib
 import faulthandler
 import importlib
 import importlib.machinery
@@ -28,6 +29,7 @@ import time
 import traceback
 import types
 
+from docexec.claims import ADDRESS_LIKE
 from docexec.protocol import End, Event, Limits, error_end
 from docexec.snippets import split_lines
 
@@ -48,6 +50,11 @@ class _Capture:
         self.dropped = 0
         self.started = 0.0
         self.ended = 0.0
+        self.numbers: set[str] = set()  # printed numbers that may be addresses (ADDRESS_LIKE)
+
+    def note_numbers(self, text: str) -> None:
+        if len(self.numbers) < 100_000:
+            self.numbers.update(ADDRESS_LIKE.findall(text))
 
     def emit(self, event: Event | dict) -> None:
         data = (json.dumps(event) + "\n").encode()
@@ -61,6 +68,7 @@ class _Capture:
         if size > self.raw_offset:
             data = os.pread(self.raw_fd, size - self.raw_offset, self.raw_offset)
             self.raw_offset += len(data)
+            self.note_numbers(data.decode("utf-8", "replace"))
             self.emit({"o": data.decode("utf-8", "replace"), "l": line, "raw_end": self.raw_offset})
 
     def output(self, text: str, line: int, stream: str) -> None:
@@ -73,6 +81,7 @@ class _Capture:
             return
         self.kept += min(room, len(text))
         self.dropped += max(0, len(text) - room)
+        self.note_numbers(text[:room])
         event: Event = {"o": text[:room], "l": line}
         if stream == "stderr":
             event["s"] = "stderr"
@@ -80,16 +89,36 @@ class _Capture:
 
 
 class _Recorder(io.TextIOBase):
-    """A text stream that turns every write into an output event, tagged with the snippet line."""
+    """``sys.stdout`` or ``sys.stderr`` of a snippet: a text stream that turns every write into an
+    output event, tagged with the snippet line, with what the real ones have besides: ``buffer``
+    (bytes written there are decoded as UTF-8 and recorded the same way), ``fileno()`` (the file
+    descriptor 1 or 2, which a subprocess can be given: what it writes lands in the raw output and
+    keeps its place among the other writes), ``encoding`` and ``errors``."""
 
     def __init__(self, capture: _Capture, filename: str, name: str):
         self._capture = capture
         self._filename = filename
         self._name = name
+        self.buffer = _BytesRecorder(self)
 
     @property
     def name(self) -> str:  # what some libraries print for sys.stdout.name
         return self._name
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+    @property
+    def errors(self) -> str:
+        return "strict"
+
+    @property
+    def line_buffering(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return 2 if self._name == "<stderr>" else 1
 
     def writable(self) -> bool:
         return True
@@ -103,6 +132,33 @@ class _Recorder(io.TextIOBase):
         if text:
             self._capture.output(text, _module_line(self._filename), "stderr" if self._name == "<stderr>" else "stdout")
         return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+class _BytesRecorder(io.BufferedIOBase):
+    """The ``buffer`` of a ``_Recorder``: bytes, decoded as UTF-8 as they come (a character split
+    over two writes waits for its end), are written to the text stream."""
+
+    def __init__(self, text: _Recorder):
+        import codecs
+
+        self._text = text
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._text.fileno()
+
+    def write(self, data) -> int:
+        data = bytes(data)
+        text = self._decoder.decode(data)
+        if text:
+            self._text.write(text)
+        return len(data)
 
     def flush(self) -> None:
         pass
@@ -206,23 +262,110 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     faulthandler.enable(file=crash_log)
     if limits.timeout:
         faulthandler.dump_traceback_later(max(0.05, limits.timeout - 0.2), file=crash_log)
-    imports = _ImportRecorder(root, display)
-    status = _execute(root, display, workdir, capture, imports, limits)
-    try:
+    imports, files = _ImportRecorder(root, display), _FileRecorder()
+    sys.addaudithook(files)
+    adopt_orphans()
+    _forget_inherited_finalizers()
+    own = os.getpid()
+    status, namespace = _execute(root, display, workdir, capture, imports, limits, files)
+    if os.getpid() != own:  # a process the snippet forked, which ran on to the end of the file
+        _end_forked(status)
+    if status["status"] == "ok":
+        status = _emit_graph(capture, namespace)
+    status = _shut_down(status)
+    files.on = False
+    with contextlib.suppress(BaseException):  # the snippet may have replaced the streams with anything
         sys.stdout.flush()
         sys.stderr.flush()
-    except BaseException:  # noqa: BLE001 - the snippet may have replaced them with anything
-        pass
+    end_descendants()
     faulthandler.cancel_dump_traceback_later()
     capture.drain_raw(capture.line)
-    capture.emit({"end": _finish(status, root, capture, imports)})
+    capture.emit({"end": _finish(status, root, capture, imports, files.sorted_out(root, workdir, display))})
     os._exit(0)
 
 
+def _shut_down(status: End) -> End:
+    """End the snippet as Python ends a program (``Py_FinalizeEx``): wait for its threads that are
+    not daemons, then run its ``atexit`` handlers (their output is recorded like the rest; a handler
+    that raises is reported on stderr, as Python does)."""
+    import atexit
+    import threading
+
+    with contextlib.suppress(BaseException):
+        threading._shutdown()
+    with contextlib.suppress(BaseException):
+        atexit._run_exitfuncs()
+    return status
+
+
+def _forget_inherited_finalizers() -> None:
+    """Detach the ``weakref.finalize`` callbacks this process inherited from the worker (torch
+    registers one per operator library): at exit they would run in every snippet's process, and
+    free what the worker, not the snippet, made. The snippet's own still run at its exit."""
+    import weakref
+
+    for finalizer in list(weakref.finalize._registry):
+        finalizer.detach()
+
+
+def _end_forked(status: End) -> None:
+    """End a process the snippet forked that ran on past the snippet's last line, as Python would
+    end it: report an exception on stderr, shut down, exit (1 after an exception, else 0). It
+    writes no end of its own: the snippet's process does."""
+    if status["status"] != "ok" and status.get("traceback"):
+        with contextlib.suppress(BaseException):
+            print(status["traceback"], file=sys.stderr)
+    _shut_down(status)
+    with contextlib.suppress(BaseException):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(0 if status["status"] == "ok" else 1)
+
+
+#: prctl(2) options (Linux, <linux/prctl.h>)
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def adopt_orphans() -> None:
+    """Make this process a child subreaper (Linux prctl ``PR_SET_CHILD_SUBREAPER``): a process
+    started below it whose parent ends (a daemon, a process in a new session) becomes its child
+    instead of init's, so that ``end_descendants`` can end it. A no-op where there is no prctl."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def children() -> list[int]:
+    """The pids of this process's children (``/proc/self/task/*/children``; [] where there is none)."""
+    found = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as handle:
+                found += [int(pid) for pid in handle.read().split()]
+    return found
+
+
+def end_descendants(keep: set[int] = frozenset()) -> None:
+    """Kill every process below this one but ``keep`` (with ``adopt_orphans``, the orphans of its
+    descendants are its children too), and reap them: nothing a snippet started outlives it."""
+    for _ in range(20):  # each round ends one generation; their orphans come back as children
+        strays = [pid for pid in children() if pid not in keep]
+        if not strays:
+            return
+        for pid in strays:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in strays:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
 def _execute(root: str, display: str, workdir: str, capture: _Capture, imports: _ImportRecorder,
-             limits: Limits) -> End:
-    """Execute the snippet as ``__main__`` and return how it ended."""
+             limits: Limits, files: _FileRecorder) -> tuple[End, dict]:
+    """Execute the snippet as ``__main__``; return how it ended and its module's namespace."""
     path = os.path.join(root, display)
+    namespace: dict = {}
     try:
         with open(path, encoding="utf-8-sig") as handle:  # Python itself skips a byte-order mark
             source = handle.read()
@@ -246,26 +389,64 @@ def _execute(root: str, display: str, workdir: str, capture: _Capture, imports: 
         module.__file__ = path
         module.__builtins__ = builtins
         sys.modules["__main__"] = module
+        namespace = module.__dict__
         code = compile(source, display, "exec")
         capture.started = time.perf_counter()
-        exec(code, module.__dict__)
+        files.on = True
+        _as_main(code, namespace)
         capture.ended = time.perf_counter()
-        faulthandler.cancel_dump_traceback_later()
-        _emit_graph(capture, module.__dict__)
     except SystemExit as exc:
         if exc.code not in (None, 0):
-            return error_end("SystemExit", f"the snippet called sys.exit({exc.code!r})", _last_line(exc, display))
+            return error_end("SystemExit", f"the snippet called sys.exit({exc.code!r})",
+                             _last_line(exc, display)), namespace
     except MemoryError as exc:
         message = (f"the snippet ran out of memory (limit: {limits.memory_mb:g} MiB above the worker's use)"
                    if limits.memory_mb else f"the snippet ran out of memory {exc}".strip())
-        return error_end("MemoryError", message, _last_line(exc, display))
+        return error_end("MemoryError", message, _last_line(exc, display)), namespace
     except BaseException as exc:  # noqa: BLE001 - every failure of a snippet is reported
-        return error_end(type(exc).__name__, str(exc), _last_line(exc, display), _format_traceback(exc))
-    return {"status": "ok"}
+        return error_end(type(exc).__name__, str(exc), _last_line(exc, display), _format_traceback(exc)), namespace
+    return {"status": "ok"}, namespace
 
 
-def _finish(status: End, root: str, capture: _Capture, imports: _ImportRecorder) -> End:
-    """``status`` with what every end carries: own time, dependencies, dropped output."""
+#: Runs a snippet's code below frames that all say ``sys``, line 1: what ``warnings.warn(...,
+#: stacklevel=2)`` (or more) at a module's top level names under ``python file.py``, where no
+#: Python frame is above the module's, rather than this module's path and line.
+_AS_MAIN = compile("def _enter(n, code, ns): return _enter(n - 1, code, ns) if n else exec(code, ns)\n",
+                   "sys", "exec")
+
+
+def _as_main(code, namespace: dict, depth: int = 8) -> None:
+    scope: dict = {}
+    exec(_AS_MAIN, scope)
+    scope["_enter"](depth, code, namespace)
+
+
+def _addresses(numbers: set[str]) -> list[str]:
+    """Those of ``numbers`` (as printed, ``0x...`` or decimal) that lie in memory this process has
+    mapped (``/proc/self/maps``): object addresses and ids, which change from run to run."""
+    import bisect
+
+    if not numbers:
+        return []
+    ranges = []
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/maps") as maps:
+        for line in maps:
+            start, _, end = line.split(" ", 1)[0].partition("-")
+            ranges.append((int(start, 16), int(end, 16)))
+    ranges.sort()
+    starts = [start for start, _ in ranges]
+    found = []
+    for token in numbers:
+        value = int(token, 16) if token.startswith("0x") else int(token)
+        index = bisect.bisect_right(starts, value) - 1
+        if index >= 0 and value < ranges[index][1]:
+            found.append(token)
+    return sorted(found)
+
+
+def _finish(status: End, root: str, capture: _Capture, imports: _ImportRecorder, files: dict) -> End:
+    """``status`` with what every end carries: own time, dependencies (``files``: what
+    ``_FileRecorder.sorted_out`` gives), dropped output."""
     if capture.started:
         status["own_seconds"] = round((capture.ended or time.perf_counter()) - capture.started, 4)
     names = imports.names
@@ -274,12 +455,68 @@ def _finish(status: End, root: str, capture: _Capture, imports: _ImportRecorder)
         # sys.modules entry): look at every module, as few snippets make this necessary.
         names = list(sys.modules)
     failed, absent = _missing_modules(root, imports.asked_locally)
-    status["deps"] = sorted(set(_local_modules(root, imports.display, names)) | set(failed))
+    status["deps"] = sorted(set(_local_modules(root, imports.display, names)) | set(failed) | set(files["read"]))
     if absent:
         status["absent"] = absent
+    if files["listed"]:
+        status["listed"] = files["listed"]
+    if files["installed"]:
+        status["installed"] = files["installed"]
     if capture.dropped:
         status["dropped"] = capture.dropped
+    addresses = _addresses(capture.numbers)
+    if addresses:
+        status["addresses"] = addresses
     return status
+
+
+class _FileRecorder:
+    """The files a snippet opened and the folders it listed, seen through the interpreter's audit
+    events (https://docs.python.org/3/library/audit_events.html): ``open`` (``open()``, and
+    ``io.open_code``, through which imports and ``runpy`` read code) and ``os.listdir`` /
+    ``os.scandir`` (``glob`` and ``pathlib`` list through them). What a run read decides whether
+    its cached result still holds (``docexec.cache``). An audit hook cannot be removed, so this
+    records only while ``on``."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.opened: set[str] = set()
+        self.listed: set[str] = set()
+
+    def __call__(self, event: str, args: tuple) -> None:
+        if not self.on or event not in ("open", "os.listdir", "os.scandir"):
+            return
+        path = args[0] if args else None
+        if event != "open" and path is None:
+            path = "."
+        if isinstance(path, (str, bytes)):
+            (self.opened if event == "open" else self.listed).add(os.path.abspath(os.fsdecode(path)))
+
+    def sorted_out(self, root: str, workdir: str, display: str) -> dict:
+        """What the end status carries: repository files opened (``read``), repository folders
+        listed (``listed``), both relative to ``root``, and installed files opened (``installed``:
+        absolute path -> [size, mtime_ns]); the snippet's own file and working folder left out."""
+        prefix, scratch = os.path.join(root, ""), os.path.join(workdir, "")
+        own = {os.path.join(root, display)}
+        read = sorted(_relative(p, root) for p in self.opened if _is_local(p, prefix, "") and p not in own
+                      and not p.startswith(scratch) and os.path.isfile(p))
+        listed = sorted(_relative(p, root) for p in self.listed | {p for p in self.opened if os.path.isdir(p)}
+                        if (p + os.sep).startswith(prefix) and _is_local(p + os.sep, prefix, "")
+                        and not (p + os.sep).startswith(scratch))
+        installed = {}
+        for path in sorted(self.opened):
+            if not path.startswith(prefix) and _installed(path):
+                try:
+                    stat = os.stat(path)
+                except OSError:
+                    continue
+                installed[path] = [stat.st_size, stat.st_mtime_ns]
+        return {"read": read, "listed": listed, "installed": installed}
+
+
+def _installed(path: str) -> bool:
+    """Whether ``path`` belongs to the Python installation (the standard library or an installed package)."""
+    return any(path.startswith(os.path.join(place, "")) for place in {sys.prefix, sys.base_prefix, sys.exec_prefix})
 
 
 class _ImportRecorder:
@@ -388,20 +625,25 @@ def _missing_modules(root: str, names: list[str]) -> tuple[list[str], list[str]]
     return sorted(files), sorted(absent)
 
 
-def _emit_graph(capture: _Capture, namespace: dict) -> None:
-    """Draw the graph the snippet's named tensors hold when it finishes (see ``docexec.graph``)."""
+def _emit_graph(capture: _Capture, namespace: dict) -> End:
+    """Draw the graph the snippet's named tensors hold when it finishes (see ``docexec.graph``);
+    return the snippet's end: ok, or the error drawing it raised."""
     from docexec import graph
 
-    tensors = graph.named_tensors(namespace)
-    took_part = any(t.grad_fn is None and t.requires_grad and t.grad is not None for t in tensors.values())
-    if graph.has_graph(tensors) or took_part:
-        capture.emit({"graph": {"dot": graph.to_dot(tensors), "alt": graph.describe(tensors)}})
+    try:
+        tensors = graph.named_tensors(namespace)
+        took_part = any(t.grad_fn is None and t.requires_grad and t.grad is not None for t in tensors.values())
+        if graph.has_graph(tensors) or took_part:
+            capture.emit({"graph": {"dot": graph.to_dot(tensors), "alt": graph.describe(tensors)}})
+    except Exception as exc:  # noqa: BLE001 - said as the snippet's failure, with the reason
+        return error_end(type(exc).__name__, f"drawing the graph the snippet left failed: {exc}", 0)
+    return {"status": "ok"}
 
 
 def _format_traceback(exc: BaseException) -> str:
     """The traceback without this module's own frames (they say nothing about the snippet)."""
     report = traceback.TracebackException.from_exception(exc)
-    report.stack = traceback.StackSummary.from_list([f for f in report.stack if f.filename != __file__])
+    report.stack = traceback.StackSummary.from_list([f for f in report.stack if f.filename not in (__file__, "sys")])
     return "".join(report.format()).rstrip()
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from docexec.protocol import Group, Report, Request, error_end, read_events
 
-from .child import run_child
+from .child import adopt_orphans, end_descendants, run_child
 
 
 class Slots:
@@ -144,6 +144,31 @@ def prepare(modules: list[str]) -> None:
     gc.freeze()
 
 
+def record_installation(root: str, preload: list[str]) -> None:
+    """Write the size and modification time of every installed module file this process has
+    imported (torch and what it imports, and ``preload``) to
+    ``<root>/.cache/docexec/installation/<preload>.json``: the snippets forked from here see those
+    modules without importing them, so a change to one of them must invalidate every cached run
+    (``docexec.cache.RunCache.installation_changed``)."""
+    import json
+
+    from docexec.cache import CACHE_DIR, INSTALLATION_DIR
+    from docexec.files import write_atomically
+
+    places = tuple(os.path.join(p, "") for p in {sys.prefix, sys.base_prefix, sys.exec_prefix})
+    files = {}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and path.startswith(places):
+            with contextlib.suppress(OSError):
+                stat = os.stat(path)
+                files[path] = [stat.st_size, stat.st_mtime_ns]
+    name = "-".join(preload) or "worker"
+    with contextlib.suppress(OSError):
+        write_atomically(os.path.join(root, CACHE_DIR, INSTALLATION_DIR, f"{name}.json"),
+                         json.dumps(files, sort_keys=True))
+
+
 def _seed() -> None:
     """Start every snippet from the same random state (Python, torch, NumPy)."""
     import random
@@ -178,6 +203,7 @@ def serve(request: Request, out) -> None:
 
     versions = {"torch": torch.__version__, "python": sys.version.split()[0]}
     slots = Slots(request.jobs)
+    adopt_orphans()
     first, *others = request.groups
     worker = os.getpid()
     for group in others:
@@ -189,6 +215,7 @@ def serve(request: Request, out) -> None:
         os.set_blocking(read_fd, False)
         LIVE.feeds[read_fd] = Feed(pid, list(group.snippets))
     prepare(first.preload)
+    record_installation(request.root, first.preload)
     _Group(request, first.snippets, slots, versions, out).run()
 
 
@@ -203,9 +230,11 @@ def _sub_worker(request: Request, group: Group, slots: Slots, versions: dict, re
         os.close(read_fd)
         for fd in feeds:
             os.close(fd)
+        adopt_orphans()  # not inherited across fork
         prepare(group.preload)
+        record_installation(request.root, group.preload)
         with os.fdopen(write_fd, "w", encoding="utf-8") as pipe:
-            _Group(request, group.snippets, slots, versions, pipe, announce=True, worker=worker).run()
+            _Group(request, group.snippets, slots, versions, pipe, announce=True, parent=worker).run()
         status = 0
     except BaseException:  # noqa: BLE001 - said on the worker's stderr; its snippets are reported
         traceback.print_exc()
@@ -219,29 +248,30 @@ class _Group:
 
     With ``announce`` (in a sub-worker), also writes a ``+<pid> <snippet>`` line for each snippet
     process started and a ``-<pid>`` line for each one ended, so that the worker can stop the
-    processes of a sub-worker that died and give back their slots. ``worker`` (in a sub-worker)
-    is the worker's pid: if it is no longer this process's parent, the worker died, and this
-    ends as on SIGTERM.
+    processes of a sub-worker that died and give back their slots. ``parent`` is the pid of the
+    process that must outlive this one (the build, or for a sub-worker the worker; default: the
+    parent now): once it is no longer this process's parent, this ends as on SIGTERM.
     """
 
     def __init__(self, request: Request, snippets: list[str], slots: Slots, versions: dict, out,
-                 announce: bool = False, worker: int | None = None):
+                 announce: bool = False, parent: int | None = None):
         self.request = request
         self.pending = list(snippets)
         self.slots = slots
         self.versions = versions
         self.out = out
         self.announce = announce
-        self.worker = worker
         self.scratch = tempfile.mkdtemp(prefix="docexec-")
         self.counter = 0
+        self.parent = os.getppid() if parent is None else parent
 
     def run(self) -> None:
         running = LIVE.running
         while self.pending or running or LIVE.feeds:
-            if self.worker is not None and os.getppid() != self.worker:
-                # The worker died (a snippet of its own killed it): nobody reads what this writes,
-                # and the slots it held never come back. End as on SIGTERM, rather than wait for ever.
+            if os.getppid() != self.parent:
+                # The build ended (killed by SIGTERM, say) or, for a sub-worker, the worker died (a
+                # snippet of its own killed it): nobody reads what this writes, and in a sub-worker
+                # the slots the worker held never come back. End as on SIGTERM, stopping every snippet.
                 stop_everything(signal.SIGTERM, None)
             while self.pending and self.slots.take():
                 self._start(self.pending.pop(0))
@@ -288,6 +318,8 @@ class _Group:
             timed_out = True
         kill_group(pid)  # whatever the snippet started and left running
         del LIVE.running[pid]
+        # and what it started in sessions of their own, orphaned when it was killed (adopt_orphans)
+        end_descendants(set(LIVE.running) | {feed.pid for feed in LIVE.feeds.values()})
         if proc.exit_fd is not None:
             os.close(proc.exit_fd)
         self.slots.give()

@@ -1,0 +1,150 @@
+"""Hostile or unusual examples (tests/fixtures/hostile/): each runs in the build as ``python file.py``
+runs it, nothing it read is trusted from the cache once changed, and nothing it started outlives it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from docexec.runner import Runner
+
+from .conftest import ROOT, run_all
+from .test_execute import assert_ends
+
+FIXTURES = ROOT / "tests/fixtures/hostile"
+
+
+def copy_fixtures(root: Path, folder: str) -> Path:
+    """The fixtures of ``folder`` as the snippets of a throwaway repository at ``root``."""
+    shutil.copytree(FIXTURES / folder, root / "snippets" / folder)
+    return root
+
+
+def as_python_runs(path: Path) -> str:
+    """What ``python -u file.py`` writes to stdout and stderr, in the order written, run from the
+    file's folder (unbuffered: the build records every write as it happens)."""
+    proc = subprocess.run([sys.executable, "-u", path.name], cwd=path.parent, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=60)
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def ends(tmp_path_factory):
+    root = copy_fixtures(tmp_path_factory.mktemp("ends"), "ends")
+    return root, run_all(root, cache=False, timeout=20)
+
+
+def test_atexit_handlers_run_after_the_last_line_in_order(ends):
+    _, results = ends
+    result = results.runs["snippets/ends/at_exit.py"]
+    assert result.ok and result.output == "last line\natexit handler ran\n"
+    assert results.problems() == [] or all("at_exit" not in p.path for p in results.problems())
+
+
+def test_a_forked_process_that_runs_on_ends_as_python_ends_it(ends):
+    root, results = ends
+    result = results.runs["snippets/ends/forks.py"]
+    assert result.ok, result.error_message
+    assert result.seconds < 10  # not the timeout
+    assert sorted(result.output.splitlines()) == sorted(as_python_runs(root / "snippets/ends/forks.py").splitlines())
+
+
+def test_a_process_in_a_session_of_its_own_does_not_outlive_its_snippet(ends):
+    _, results = ends
+    result = results.runs["snippets/ends/new_session.py"]
+    assert result.ok, result.error_message
+    assert_ends(int(result.output.strip()), "the process the snippet started in a new session still runs")
+
+
+def test_stdout_has_a_buffer_and_a_file_descriptor_and_keeps_the_order(tmp_path):
+    root = copy_fixtures(tmp_path, "streams")
+    result = run_all(root, cache=False).runs["snippets/streams/buffer_and_fileno.py"]
+    assert result.ok, result.error_message
+    assert result.output == as_python_runs(root / "snippets/streams/buffer_and_fileno.py")
+    assert result.output == "before\nbytes é\nfrom a subprocess\nafter\n"
+
+
+def test_warnings_name_what_python_names_and_nothing_of_the_engine(tmp_path):
+    root = copy_fixtures(tmp_path, "streams")
+    output = run_all(root, cache=False).runs["snippets/streams/warns.py"].output
+    assert output == as_python_runs(root / "snippets/streams/warns.py")
+    assert "docexec" not in output and str(ROOT) not in output and output.startswith("sys:1: UserWarning")
+
+
+@pytest.mark.parametrize(("snippet", "changed", "old", "new"), [
+    ("reads_data.py", "_data.txt", "alpha", "beta"),
+    ("runs_helper.py", "_run_me.py", '"one"', '"two"'),
+    ("lists_folder.py", "_other.txt", None, "x"),
+])
+def test_a_cached_run_is_not_reused_once_a_file_it_read_changed(tmp_path, snippet, changed, old, new):
+    root = copy_fixtures(tmp_path, "reads")
+    path = f"snippets/reads/{snippet}"
+    assert run_all(root, paths=[path]).problems() == []
+    assert run_all(root, paths=[path]).executed == []  # nothing changed: from the cache
+    target = root / "snippets/reads" / changed
+    target.write_text(new if old is None else target.read_text().replace(old, new))
+    again = run_all(root, paths=[path])
+    assert again.executed == [path]
+    (problem,) = again.problems()
+    assert "claim does not hold" in problem.message
+
+
+def test_a_changed_installed_file_the_snippet_opened_runs_it_again(tmp_path):
+    """A file of the installation (here a stand-in in the environment's prefix) that a run opened."""
+    installed = Path(sys.prefix) / f"docexec-test-{os.getpid()}-{time.monotonic_ns()}.txt"
+    installed.write_text("first")
+    try:
+        (tmp_path / "snippets/i").mkdir(parents=True)
+        (tmp_path / "snippets/i/reads_installed.py").write_text(
+            f"print(open({str(installed)!r}).read())  # first\n")
+        assert run_all(tmp_path).problems() == []
+        assert run_all(tmp_path).executed == []
+        installed.write_text("second!")
+        again = run_all(tmp_path)
+        assert again.executed == ["snippets/i/reads_installed.py"] and again.problems()
+    finally:
+        installed.unlink()
+
+
+def test_a_changed_module_the_worker_imported_trusts_no_entry(tmp_path):
+    """What the worker imported before forking (torch) is recorded once per worker; a change to one
+    of those files (here, its recorded modification time no longer matches) runs everything again."""
+    (tmp_path / "snippets/w").mkdir(parents=True)
+    (tmp_path / "snippets/w/one.py").write_text('print("one")  # one\n')
+    assert run_all(tmp_path).executed == ["snippets/w/one.py"]
+    runner = Runner(tmp_path)
+    assert not runner.cache.installation_changed()
+    record = tmp_path / ".cache/docexec/installation/worker.json"
+    text = record.read_text()
+    first_path = text.split('"', 2)[1]
+    record.write_text(text.replace(f'"{first_path}": [', f'"{first_path}": [1, ', 1))
+    assert runner.cache.installation_changed()
+    assert run_all(tmp_path).executed == ["snippets/w/one.py"]
+    assert run_all(tmp_path).executed == []  # the new worker recorded the installation as it is
+
+
+def test_a_build_killed_by_sigterm_leaves_no_worker_and_no_snippet_running(tmp_path):
+    """SIGTERM ends a Python build process without running its exit handlers: the worker notices
+    that its parent is gone and stops every snippet it runs."""
+    import signal
+
+    pid_file = tmp_path / "snippet.pid"
+    (tmp_path / "snippets/s").mkdir(parents=True)
+    (tmp_path / "snippets/s/sleeps.py").write_text(
+        f"# docexec: timeout=300\nimport os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "time.sleep(200)\n")
+    build = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom docexec.runner import Runner\n"
+                              "Runner(sys.argv[1], cache=False).start()\ntime.sleep(300)\n", str(tmp_path)],
+                             cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    build.send_signal(signal.SIGTERM)
+    build.wait(timeout=10)
+    assert_ends(int(pid_file.read_text()), "the snippet still runs after its build was killed")
