@@ -19,7 +19,7 @@ from pathlib import Path
 from .cache import RunCache
 from .execute import DEFAULT_TIMEOUT, ExecutionError, RunResult, run_snippets, start_worker, stop_worker
 from .results import Results, check_claims
-from .snippets import SNIPPETS_DIR, decode_source, discover, options
+from .snippets import SNIPPETS_DIR, OptionsError, decode_source, discover, options
 
 #: Modules that some PyTorch features import lazily on first use and that take a second or more to
 #: import, with the words that mark a snippet using such a feature. Imported once, in a sub-worker
@@ -140,8 +140,8 @@ class Runner:
         (it must run; its limits and cache key are noted in ``limits`` and ``keys``)."""
         try:
             limits[path] = options(self.source(path))
-        except ValueError as exc:
-            return RunResult(path=path, ok=False, error_type="Options", error_message=str(exc))
+        except OptionsError as exc:
+            return RunResult(path=path, ok=False, error_type="Options", error_message=str(exc), error_line=exc.line)
         if self.cache is None:
             return None
         keys[path] = self.cache.key(path, limits[path], self._bytes(path))

@@ -118,30 +118,48 @@ def split_target(target: str) -> tuple[str, str | None]:
     return target, None
 
 
-_OPTIONS = re.compile(r"^#[ \t]*docexec:[ \t]*(?P<items>.*)$", re.M)
-_KNOWN = {"timeout": float, "memory": float}
+_OPTIONS = re.compile(r"^(?P<indent>[ \t]*)#[ \t]*docexec:[ \t]*(?P<items>.*)$")
+#: What each option may be: its name in results, and the range of a finite number it takes.
+_KNOWN = {"timeout": ("timeout", 0.1, 3600.0, "seconds"), "memory": ("memory_mb", 16.0, 1_048_576.0, "MiB")}
+
+
+class OptionsError(ValueError):
+    """A ``# docexec:`` line that cannot be used, at ``line`` (1-based)."""
+
+    def __init__(self, line: int, message: str):
+        self.line = line
+        super().__init__(message)
 
 
 def options(source: str) -> dict[str, float]:
-    """Per-snippet limits from ``# docexec: timeout=120 memory=8192`` comment lines.
-
-    ``timeout`` is in seconds, ``memory`` in MiB. Returns ``{"timeout": ..., "memory_mb": ...}`` with
-    only the keys given.
+    """Per-snippet limits from ``# docexec: timeout=120 memory=8192`` comment lines at the start of
+    a line: ``timeout`` in seconds (0.1 to 3600), ``memory`` in MiB of memory above the worker's
+    (16 to 1048576). Returns ``{"timeout": ..., "memory_mb": ...}`` with only the keys given.
 
     Raises:
-        ValueError: an unknown key or a value that is not a number (the message names it).
+        OptionsError: an indented option line (it would read as code inside a block), an unknown
+            key, or a value that is not a finite number in its range; the message says what is allowed.
     """
     found: dict[str, float] = {}
-    for match in _OPTIONS.finditer(source):
+    for number, line in enumerate(split_lines(source), start=1):
+        match = _OPTIONS.match(line)
+        if not match:
+            continue
+        if match.group("indent"):
+            raise OptionsError(number, "a '# docexec:' option line must start at the first column")
         for item in match.group("items").replace(",", " ").split():
             key, _, value = item.partition("=")
             if key not in _KNOWN:
-                raise ValueError(f"unknown docexec option {key!r} (known: timeout, memory)")
+                raise OptionsError(number, f"unknown docexec option {key!r} (known: timeout, memory)")
+            name, low, high, unit = _KNOWN[key]
             try:
-                number = _KNOWN[key](value)
+                given = float(value)
             except ValueError:
-                raise ValueError(f"docexec option {key} needs a number, got {value!r}") from None
-            found["memory_mb" if key == "memory" else key] = number
+                given = float("nan")
+            if not low <= given <= high:  # false for nan too
+                raise OptionsError(number, f"docexec option {key} needs a number of {unit} from {low:g} to "
+                                           f"{high:g}, got {value!r}")
+            found[name] = given
     return found
 
 

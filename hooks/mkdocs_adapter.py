@@ -19,9 +19,12 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
 
 from __future__ import annotations
 
+import atexit
 import os
 import posixpath
+import shutil
 import subprocess
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -222,6 +225,37 @@ def on_post_build(config):
     build = builds.current(_root(config), _folder(config))
     if build is not None:
         builds.end(build)
+
+
+def on_serve(server, config, builder):
+    """Under ``mkdocs serve``, a rebuild that fails leaves the last good build on show: MkDocs
+    empties the site folder as a build starts and, after a failed one, holds every request until
+    a build succeeds. Each good build is kept (as hard links, so keeping costs no copying); a failed
+    one is replaced by it, its problems logged, and the server goes on."""
+    site = Path(server.root)
+    kept = Path(tempfile.mkdtemp(prefix="docexec-last-good-"))
+    atexit.register(shutil.rmtree, kept, True)
+    _keep_copy(site, kept)  # the first build, which succeeded: the server would not have started
+
+    def rebuild(config=None):
+        try:
+            builder(config)
+        except Exception as error:  # noqa: BLE001 - any failure: the server keeps the last good build
+            log.error(str(error) if isinstance(error, Abort) else f"{type(error).__name__}: {error}")
+            _keep_copy(kept, site)
+            log.error("docexec: the rebuild failed (see above); the server keeps showing the last good build")
+        else:
+            _keep_copy(site, kept)
+
+    server.builder = rebuild
+    return server
+
+
+def _keep_copy(source: Path, target: Path) -> None:
+    """Make ``target`` hold the files of ``source`` (hard links: MkDocs writes each build's files
+    anew, so a link keeps the old content)."""
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(source, target, copy_function=os.link, dirs_exist_ok=True)
 
 
 def on_build_error(error):

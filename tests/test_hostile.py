@@ -84,9 +84,21 @@ def test_a_deleted_definition_fails_the_next_run_in_the_same_process(tmp_path):
         "snippets/s/uses_name.py:1: raised NameError: name 'value' is not defined"]
 
 
-def test_bad_options_are_reported(tmp_path):
+@pytest.mark.parametrize(("line", "reason"), [
+    ("# docexec: timeout=soon", "docexec option timeout needs a number of seconds from 0.1 to 3600, got 'soon'"),
+    ("# docexec: timeout=nan", "docexec option timeout needs a number of seconds from 0.1 to 3600, got 'nan'"),
+    ("# docexec: timeout=inf", "docexec option timeout needs a number of seconds from 0.1 to 3600, got 'inf'"),
+    ("# docexec: timeout=0", "docexec option timeout needs a number of seconds from 0.1 to 3600, got '0'"),
+    ("# docexec: timeout=-1", "docexec option timeout needs a number of seconds from 0.1 to 3600, got '-1'"),
+    ("# docexec: memory=0", "docexec option memory needs a number of MiB from 16 to 1.04858e+06, got '0'"),
+    ("# docexec: memory=nan", "docexec option memory needs a number of MiB from 16 to 1.04858e+06, got 'nan'"),
+    ("# docexec: memory=inf", "docexec option memory needs a number of MiB from 16 to 1.04858e+06, got 'inf'"),
+    ("# docexec: speed=2", "unknown docexec option 'speed' (known: timeout, memory)"),
+    ("if True:\n    # docexec: timeout=5\n    pass", "a '# docexec:' option line must start at the first column"),
+])
+def test_bad_options_are_reported_with_their_line_and_what_is_allowed(tmp_path, line, reason):
     snippet = tmp_path / "snippets" / "s" / "bad.py"
     snippet.parent.mkdir(parents=True)
-    snippet.write_text("# docexec: timeout=soon\nprint(1)  # 1\n")
-    assert [str(p) for p in run_all(tmp_path).problems()] == [
-        "snippets/s/bad.py: docexec option timeout needs a number, got 'soon'"]
+    snippet.write_text(f"print(1)  # 1\n{line}\nprint(2)  # 2\n")
+    number = 2 + line.split("# docexec")[0].count("\n")
+    assert [str(p) for p in run_all(tmp_path).problems()] == [f"snippets/s/bad.py:{number}: {reason}"]

@@ -1,0 +1,79 @@
+"""``mkdocs serve``: a failed rebuild leaves the last good build on show, and nothing outlives the server."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from .test_execute import assert_ends
+from .test_hosts import copy_site
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def get(url: str, timeout: float = 20.0) -> str:
+    """The page at ``url``, without the live-reload script MkDocs adds (it names the build's epoch)."""
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return re.sub(r"livereload\(\d+, \d+\)", "livereload()", response.read().decode())
+
+
+def processes_in(folder) -> list[int]:
+    """The processes whose working folder is ``folder`` (the worker and the build run there)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd") == str(folder):
+                found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+def wait_for(condition, timeout: float = 120.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+def test_a_failed_rebuild_keeps_the_last_good_build_on_show_and_sigterm_leaves_nothing(tmp_path):
+    root = copy_site(tmp_path)
+    port = free_port()
+    log = tmp_path / "serve.log"
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(root))
+    with open(log, "w") as out:
+        server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dev-addr",
+                                   f"127.0.0.1:{port}"], cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+    page = f"http://127.0.0.1:{port}/01-computational-graph/"
+    try:
+        wait_for(lambda: "Serving on" in log.read_text(), what="the first build")
+        good = get(page)
+        assert "operations that use x will be recorded" in good
+        snippet = root / "snippets/computational-graph/opt_in.py"
+        text = snippet.read_text()
+        snippet.write_text(text.replace("print(x.requires_grad)  # True", "print(x.requires_grad)  # False"))
+        wait_for(lambda: "keeps showing the last good build" in log.read_text(), what="the failed rebuild")
+        assert "opt_in.py" in log.read_text() and "claim does not hold" in log.read_text()
+        assert get(page, timeout=10) == good  # served at once, and the last good page
+        snippet.write_text(text.replace("# True -> operations", "# True -> operations, again,"))
+        wait_for(lambda: "operations, again," in get(page, timeout=30), what="the fixed rebuild")
+        pid_file = tmp_path / "sleeper.pid"  # a rebuild whose example runs when the server is stopped
+        snippet.write_text(f"# docexec: timeout=300\nimport os, time\nopen({str(pid_file)!r}, 'w').write("
+                           "str(os.getpid()))\ntime.sleep(200)\n" + text)
+        wait_for(lambda: pid_file.exists() and pid_file.read_text(), what="the long example to start")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+    wait_for(lambda: not processes_in(root), timeout=10, what="the worker to end after the server")
+    assert_ends(int(pid_file.read_text()), "the example still runs after the server was stopped")
