@@ -85,6 +85,7 @@ class Build:
         self.notes: dict[str, str] = {}  # digest of a page's text -> extra HTML under its title
         self.checked: Results | None = None  # the complete results, once checked (check)
         self.notebooks: dict[str, Page] = {}  # a chapter notebook's path in the site -> its page
+        self._diagram_problems: list[Problem] | None = None
         self._marker = re.compile(rf"<!--docexec-{self.token}-(\d+)-->(\n?)")
         self._lock = threading.Lock()
         self._stamp = self._files_now() if watch else None
@@ -200,10 +201,22 @@ class Build:
         if self.checked is None:
             results = self.runner.wait()
             problems = [p for page in self.pages.values() for p in page.problems] + results.problems()
+            problems += self.diagram_problems()
             if problems:
                 raise BuildError(problems)
             self.checked = results
         return self.checked
+
+    def diagram_problems(self) -> list[Problem]:
+        """What is wrong with the hand-written diagrams (``figures.check_hand_drawn``), looked at once
+        per build: they depend on no run, so a host can ask before the snippets are in.
+
+        Raises:
+            GraphvizError: ``dot`` is not installed.
+        """
+        if self._diagram_problems is None:
+            self._diagram_problems = figures.check_hand_drawn(self.root, self.drawings)
+        return self._diagram_problems
 
     def draw_all(self, results: Results) -> None:
         """Draw every figure this build shows (in parallel), and drop the stored drawings it does not use."""

@@ -146,9 +146,16 @@ def _key(program: str, dot: str) -> str:
     return hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
 
 
+#: Seconds one ``dot`` process may take (a batch of small graphs takes well under one).
+DOT_TIMEOUT = 60.0
+
+
 def _run_dot(program: str, source: str) -> subprocess.CompletedProcess:
     try:
-        return subprocess.run([program, "-Tsvg"], input=source.encode(), capture_output=True, check=False)
+        return subprocess.run([program, "-Tsvg"], input=source.encode(), capture_output=True, check=False,
+                              timeout=DOT_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise GraphvizError(f"dot took longer than {DOT_TIMEOUT:g} s to draw a graph; draw fewer boxes") from None
     except OSError as exc:  # removed or broken since it was found
         raise GraphvizError(f"could not run {program}: {exc.strerror}; {INSTALL_HINT}") from None
 
@@ -205,6 +212,45 @@ def _draw_batch(program: str, dots: list[str]) -> list[str] | None:
     if [title.group(1) if title else None for title in titles] != [_batchable(dot) for dot in dots]:
         return None  # a document that is not its source's: never stored under the wrong key
     return [_GRAPH_ID.sub('<g id="graph0" class="graph"', _PROLOG + document, count=1) for document in documents]
+
+
+#: A link in Graphviz's SVG (from a ``URL`` or ``href`` attribute in the DOT source).
+_LINK = re.compile(r'\s(xlink:href|href)="([^"]*)"')
+
+
+def _safe_link(value: str) -> bool:
+    """Whether a link may go into a page: relative (no scheme) or ``http(s)://``; never ``javascript:``
+    or ``data:``. ``value`` is as Graphviz wrote it (HTML-escaped); browsers drop tabs and line
+    breaks inside a scheme, so these are dropped before looking."""
+    from html import unescape
+
+    plain = re.sub(r"[\x00-\x20]", "", unescape(value)).lower()
+    return re.match(r"^[a-z][a-z0-9+.-]*:", plain) is None or plain.startswith(("http:", "https:"))
+
+
+def check_hand_drawn(root: Path, drawings: Drawings) -> list[Problem]:
+    """Draw every hand-written diagram under ``diagrams/`` (no ``// Generated from`` line): one
+    problem, naming its file, for each that Graphviz cannot draw or that links anywhere but to a
+    relative or http(s) address.
+
+    Raises:
+        GraphvizError: ``dot`` is not installed.
+    """
+    problems = []
+    drawings.program  # noqa: B018 - a missing dot is the build's problem, not a diagram's
+    for path, text in _dot_files(Path(root)).items():
+        if generated_by(text):
+            continue
+        try:
+            drawings.svg(text)
+        except GraphvizError as exc:
+            problems.append(Problem(path, 0, f"Graphviz cannot draw it: {exc}"))
+            continue
+        bad = [m.group(2) for m in _LINK.finditer(drawings._svg[drawings.key(text)]) if not _safe_link(m.group(2))]
+        if bad:
+            problems.append(Problem(path, 0, f"links to {bad[0]!r}: a diagram may link only to relative or "
+                                             "http(s) addresses (the link is left out of the page)"))
+    return problems
 
 
 class Drawings:
@@ -269,6 +315,7 @@ class Drawings:
             svg = self._svg[key]
             svg = svg[svg.index("<svg"):]
             svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
+            svg = _LINK.sub(lambda m: m.group(0) if _safe_link(m.group(2)) else "", svg)
             self._clean[key] = re.sub(r"<title>.*?</title>\n?", "", svg, flags=re.S).strip()
         return self._clean[key].replace(' id="', f' id="{prefix}-')
 

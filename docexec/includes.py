@@ -133,12 +133,49 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
         includes = _includes(page, start, end, root, include_paths)
         if includes is None:
             continue
-        runs = bool(info) and info[0] in ("python", "py") and all(
-            i.file.startswith(f"{folder}/") for i in includes)
+        runs = _runs(page, start, info, includes, folder)
         page.fences.append(Fence(start, end, indent, includes, runs))
     page.fences = _with_figures(page.fences)
     page.problems.sort(key=lambda problem: problem.line)
     return page
+
+
+#: The line before a fence whose includes are shown without running (a helper module, say).
+SHOW = re.compile(r"^[ \t]*<!--[ \t]*docexec:[ \t]*show[ \t]*-->[ \t]*$")
+
+
+def _runs(page: Page, start: int, info: list[str], includes: tuple[Include, ...], folder: str) -> bool:
+    """Whether a fence of includes runs: every include is an example (a ``.py`` file under the
+    snippets folder whose name does not start with ``_``) in a ``python`` fence. A fence marked
+    ``<!-- docexec: show -->`` on the line before, and one that includes no file of the snippets
+    folder (``docexec/graph.py``), shows its code without running. Anything else is a problem of
+    the page: the author must say whether the code runs."""
+    examples = [i for i in includes if _is_example(i.file, folder)]
+    others = [i for i in includes if i.file and i.file.startswith(f"{folder}/") and i not in examples]
+    before = next((page.lines[n] for n in range(start - 1, -1, -1) if page.lines[n].strip()), "")
+    if SHOW.match(before) or not (examples or others):
+        return False
+    python = bool(info) and info[0] in ("python", "py")
+    outside = [i for i in includes if i.file and not i.file.startswith(f"{folder}/")]
+    for include in others if python else []:
+        page.problems.append(Problem(page.name, include.line, f"includes {include.target!r}, which is not an example "
+                                     "(a .py file whose name does not start with '_'), in a fence of code that "
+                                     "runs; mark the fence with '<!-- docexec: show -->' on the line before to "
+                                     "show it without running"))
+    if examples and not python:
+        page.problems.append(Problem(page.name, examples[0].line, f"includes the example "
+                                     f"{examples[0].target!r} in a '{' '.join(info) or 'plain'}' fence, where it "
+                                     "would be shown without running: use a python fence, or mark the fence "
+                                     "with '<!-- docexec: show -->' on the line before"))
+    if examples and outside:
+        page.problems.append(Problem(page.name, examples[0].line, "mixes examples with files that are not "
+                                     "examples in one fence; give each its own fence"))
+    return python and not others and len(examples) == len(includes)
+
+
+def _is_example(file: str, folder: str) -> bool:
+    name = file.rpartition("/")[2]
+    return file.startswith(f"{folder}/") and name.endswith(".py") and not name.startswith("_")
 
 
 def _includes(page: Page, start: int, end: int, root: str, include_paths: list[str]) -> tuple[Include, ...] | None:
@@ -163,17 +200,43 @@ def _resolve(page: Page, line: int, target: str, root: str, include_paths: list[
                                      "when the file changes; mark a named section ('# --8<-- [start:name]') and "
                                      "include that"))
         return Include(line, target, "", None)
-    file = next((f"{base}/{name}" for base in include_paths if os.path.isfile(os.path.join(root, base, name))), "")
+    inside = [base for base in include_paths if _within(root, base, name)]
+    if not inside and any(os.path.isfile(os.path.join(root, base, name)) for base in include_paths):
+        page.problems.append(Problem(page.name, line, f"includes {name!r}, which is outside the include folders "
+                                                      f"({' and '.join(include_paths)}); include files inside them"))
+        return Include(line, target, "", None)
+    file = next((f"{base}/{name}" for base in inside if os.path.isfile(os.path.join(root, base, name))), "")
     if not file:
         page.problems.append(Problem(page.name, line, f"includes {name!r}, which is not a file under "
                                                       f"{' or '.join(include_paths)}"))
-    elif section:
-        with open(os.path.join(root, file), encoding="utf-8") as handle:
-            marked = sections(handle.read())
-        if section not in marked:
-            page.problems.append(Problem(page.name, line, f"includes section {section!r} of {name!r}, which has "
-                                                          f"no '# --8<-- [start:{section}]' marker"))
+        return Include(line, target, "", None)
+    text, reason = _read_text(os.path.join(root, file))
+    if reason:
+        page.problems.append(Problem(page.name, line, f"includes {name!r}, which {reason}"))
+    elif section and section not in sections(text):
+        page.problems.append(Problem(page.name, line, f"includes section {section!r} of {name!r}, which has "
+                                                      f"no '# --8<-- [start:{section}]' marker"))
     return Include(line, target, file, section)
+
+
+def _within(root: str, base: str, name: str) -> bool:
+    """Whether ``name``, resolved against the include folder ``base``, stays inside that folder."""
+    folder = os.path.realpath(os.path.join(root, base))
+    return os.path.realpath(os.path.join(folder, name)).startswith(os.path.join(folder, ""))
+
+
+def _read_text(path: str) -> tuple[str, str]:
+    """A file's text, or "" and why it cannot be included (not UTF-8, unreadable)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return "", f"cannot be read ({exc.strerror})"
+    try:
+        return data.decode("utf-8-sig"), ""
+    except UnicodeDecodeError as exc:
+        return "", (f"is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {data[:exc.start].count(10) + 1}); "
+                    "save it as UTF-8")
 
 
 def _with_figures(fences: list[Fence]) -> list[Fence]:

@@ -60,8 +60,13 @@ def include_output(results: Results, fence: Fence) -> IncludeOutput:
     return IncludeOutput(cells, tuple(figures))
 
 
+#: Characters of a figure's text alternative (a screen reader reads all of it).
+MAX_ALT = 600
+
+
 def _alt(words: str) -> str:
-    return f"Autograd graph: {words}" if words else "Autograd graph"
+    text = f"Autograd graph: {words}" if words else "Autograd graph"
+    return text if len(text) <= MAX_ALT else text[: MAX_ALT - 1].rstrip() + "…"
 
 
 def _caption(path: str) -> str:

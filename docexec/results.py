@@ -135,7 +135,7 @@ def check_claims(result: RunResult, source: str) -> list[Problem]:
 
 def run_problem(result: RunResult) -> Problem:
     """The problem for a run that did not finish: what happened and where."""
-    if result.error_type in ("Timeout", "Crash", "SystemExit", "Options", "MemoryError"):
+    if result.error_type in ("Timeout", "Crash", "SystemExit", "Options", "MemoryError", "Encoding"):
         message = result.error_message
     else:
         message = f"raised {result.error_type}: {result.error_message}".rstrip(": ")

@@ -136,8 +136,15 @@ class Runner:
         self._thread.start()
 
     def _look_up(self, path: str, limits: dict, keys: dict) -> RunResult | None:
-        """The cached result of ``path`` if valid, a failed result if its options are bad, else None
-        (it must run; its limits and cache key are noted in ``limits`` and ``keys``)."""
+        """The cached result of ``path`` if valid, a failed result if it cannot run (not UTF-8, bad
+        options), else None (it must run; its limits and cache key are noted in ``limits`` and ``keys``)."""
+        data = self._bytes(path)
+        try:
+            data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data[:exc.start].count(10) + 1
+            return RunResult(path=path, ok=False, error_type="Encoding", error_line=line,
+                             error_message=f"is not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8")
         try:
             limits[path] = options(self.source(path))
         except OptionsError as exc:
@@ -245,8 +252,13 @@ class Runner:
 
     def source(self, path: str) -> str:
         """The text of ``path`` (relative to the root) exactly as stored (see ``snippets.read_source``),
-        read once per run: what the results of that run are keyed, checked and shown against."""
-        return decode_source(self._bytes(path))
+        read once per run: what the results of that run are keyed, checked and shown against. A file
+        that is not UTF-8 (which cannot run: its result says so) reads with U+FFFD for its bad bytes."""
+        data = self._bytes(path)
+        try:
+            return decode_source(data)
+        except UnicodeDecodeError:
+            return data.decode("utf-8-sig", "replace")
 
     def _bytes(self, path: str) -> bytes:
         if path not in self._sources:

@@ -7,9 +7,9 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
   and the extension is told to ``defer``: leave its places and let this hook check and fill them.
 * ``on_pre_build``: a new build begins (``docexec.build.begin``): cached results are looked up,
   the rest run in the background while MkDocs converts the pages.
-* ``on_files``: every page is read once (``Build.page``); a bad include stops the build here, with
-  ``docs/<page>.md:<line>``; each chapter's notebook is added (notebooks whose snippets wait for a
-  slow import last).
+* ``on_files``: every page is read once (``Build.page``); a bad include or diagram stops the build
+  here, with ``docs/<page>.md:<line>`` or the diagram's file; each chapter's notebook is added
+  (notebooks whose snippets wait for a slow import last).
 * ``on_pre_page`` of a notebook page: waits for that chapter's snippets and writes the notebook.
 * ``on_env``, after every page is converted and before any is written: waits for the whole run,
   logs it, stops the build on any problem (``Abort``, one ``file:line: reason`` line each), draws
@@ -122,6 +122,8 @@ def on_files(files, config):
             name = f"{NOTEBOOKS}/{Path(file.src_uri).stem}.ipynb"
             build.notebooks[name] = page
             notebooks.append((build.runner.lateness(page.snippets), len(notebooks), name))
+    with _aborting():
+        problems += build.diagram_problems()
     if problems:
         for problem in problems:
             log.error(str(problem))

@@ -16,6 +16,7 @@ from docexec.runner import Runner
 
 from .conftest import ROOT, run_all
 from .test_execute import assert_ends
+from .test_hosts import build, copy_site
 
 FIXTURES = ROOT / "tests/fixtures/hostile"
 
@@ -148,3 +149,77 @@ def test_a_build_killed_by_sigterm_leaves_no_worker_and_no_snippet_running(tmp_p
     build.send_signal(signal.SIGTERM)
     build.wait(timeout=10)
     assert_ends(int(pid_file.read_text()), "the snippet still runs after its build was killed")
+
+
+def test_a_snippet_that_is_not_utf8_is_one_line_everywhere(tmp_path):
+    """``make check``, ``make fix`` and a build each name the file and line, never a traceback."""
+    root = copy_site(tmp_path)
+    path = root / "snippets/computational-graph/opt_in.py"
+    path.write_bytes(path.read_bytes().replace(b"import torch", b"import torch  # caf\xe9", 1))
+    expected = "snippets/computational-graph/opt_in.py:1: is not UTF-8 text (byte 0xe9); save it as UTF-8"
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(root))
+    for command in (["-m", "docexec", "check"], ["-m", "docexec", "fix"], ["-m", "mkdocs", "build", "--strict"]):
+        proc = subprocess.run([sys.executable, *command], cwd=root, env=env, capture_output=True, text=True)
+        log = proc.stdout + proc.stderr
+        assert proc.returncode != 0 and "Traceback" not in log, log[-2000:]
+        assert expected in log or "docs/01-computational-graph.md" in log and "is not UTF-8 text" in log, log[-2000:]
+
+
+@pytest.mark.parametrize(("edit", "expected"), [
+    ("broken_dot", "diagrams/concepts/tensors-vs-nodes.dot: Graphviz cannot draw it: dot could not draw the graph"),
+    ("javascript_link", "diagrams/concepts/tensors-vs-nodes.dot: links to 'javascript:alert(1)'"),
+    ("outside_include", "docs/01-computational-graph.md:"),
+])
+def test_bad_diagrams_and_includes_are_named(tmp_path, edit, expected):
+    root = copy_site(tmp_path)
+    dot = root / "diagrams/concepts/tensors-vs-nodes.dot"
+    if edit == "broken_dot":
+        dot.write_text(dot.read_text().replace("{", "{ a -> ", 1))
+    elif edit == "javascript_link":
+        dot.write_text(dot.read_text().replace("{", '{ linked [URL="javascript:alert(1)"]', 1))
+    else:
+        (root / "outside.py").write_text("print('outside')\n")
+        page = root / "docs/01-computational-graph.md"
+        page.write_text(page.read_text().replace('"computational-graph/opt_in.py"', '"../outside.py"', 1))
+    proc = build(root, "mkdocs")
+    log = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and expected in log and "Traceback" not in log, log[-3000:]
+    if edit == "outside_include":
+        assert "includes '../outside.py', which is outside the include folders" in log
+
+
+def test_dot_that_takes_too_long_is_stopped_with_a_clear_message(tmp_path, monkeypatch):
+    from docexec import figures
+
+    slow = tmp_path / "bin" / "dot"
+    slow.parent.mkdir()
+    slow.write_text("#!/bin/sh\nsleep 30\n")
+    slow.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{slow.parent}:{os.environ['PATH']}")
+    monkeypatch.setattr(figures, "DOT_TIMEOUT", 1.0)
+    with pytest.raises(figures.GraphvizError, match="dot took longer than 1 s"):
+        figures.Drawings().svg("digraph { a -> b }")
+
+
+def test_check_honours_docexec_cache_0(tmp_path):
+    (tmp_path / "snippets/c").mkdir(parents=True)
+    (tmp_path / "snippets/c/one.py").write_text('print("one")  # one\n')
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for _ in range(2):
+        subprocess.run([sys.executable, "-m", "docexec", "check"], cwd=tmp_path, env=env, check=True,
+                       capture_output=True)
+    assert len(list((tmp_path / ".cache/docexec/runs").glob("*.json"))) == 1
+    shutil.rmtree(tmp_path / ".cache")
+    subprocess.run([sys.executable, "-m", "docexec", "check"], cwd=tmp_path, check=True, capture_output=True,
+                   env=dict(env, DOCEXEC_CACHE="0"))
+    assert not (tmp_path / ".cache/docexec/runs").exists()
+
+
+def test_a_logged_stack_ends_at_the_example_as_under_python(tmp_path):
+    root = copy_fixtures(tmp_path, "streams")
+    output = run_all(root, cache=False).runs["snippets/streams/logs.py"].output
+    assert output == ("WARNING with its stack\nStack (most recent call last):\n"
+                      '  File "snippets/streams/logs.py", line 4, in <module>\n'
+                      '    logging.getLogger("example").warning("with its stack", stack_info=True)\ndone\n')
+    assert output.replace("snippets/streams/logs.py", "logs.py") == as_python_runs(
+        root / "snippets/streams/logs.py").replace(str(root / "snippets/streams") + "/", "")

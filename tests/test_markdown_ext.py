@@ -222,3 +222,27 @@ def test_a_missing_snippet_section_or_diagram_is_named_with_the_page_line(repo):
         "docs/broken.md:4: includes 'ch/nothing.py', which is not a file under snippets or other",
         "docs/broken.md:8: includes section 'three' of 'ch/parts.py', which has no '# --8<-- [start:three]' marker",
         "docs/broken.md:11: shows the diagram 'diagrams/concepts/none.dot', which is not a file"]
+
+
+@pytest.mark.parametrize(("fence", "problem"), [
+    ('```python\n--8<-- "ch/_helper.py"\n```', "includes 'ch/_helper.py', which is not an example"),
+    ('```python\n--8<-- "ch/notes.txt"\n```', "includes 'ch/notes.txt', which is not an example"),
+    ('```text\n--8<-- "ch/plain.py"\n```', "includes the example 'ch/plain.py' in a 'text' fence"),
+    ('```python\n--8<-- "ch/plain.py"\n--8<-- "elsewhere.py"\n```', "mixes examples with files that are not"),
+])
+def test_an_include_either_runs_or_is_marked_as_shown_and_anything_else_is_named(repo, fence, problem):
+    write_snippets(repo, {"snippets/ch/_helper.py": "print('helper')  # wrong\n",
+                          "snippets/ch/notes.txt": "print('notes')\n"})
+    (repo / "docs").mkdir(exist_ok=True)
+    page = f"# T\n\n{fence}\n"
+    (repo / "docs" / "kinds.md").write_text(page)
+    with pytest.raises(builds.BuildError) as failed:
+        convert(repo, page)
+    (found,) = failed.value.problems
+    assert str(found).startswith("docs/kinds.md:4: " + problem)
+
+
+def test_a_fence_marked_show_shows_a_helper_without_running_it(repo):
+    write_snippets(repo, {"snippets/ch/_helper.py": "print('helper')  # wrong\n"})
+    html = convert(repo, '# T\n\n<!-- docexec: show -->\n```python\n--8<-- "ch/_helper.py"\n```\n')
+    assert "helper" in html and "Output" not in html

@@ -418,7 +418,26 @@ _AS_MAIN = compile("def _enter(n, code, ns): return _enter(n - 1, code, ns) if n
 def _as_main(code, namespace: dict, depth: int = 8) -> None:
     scope: dict = {}
     exec(_AS_MAIN, scope)
+    _stack_ends_at(scope["_enter"].__code__)
     scope["_enter"](depth, code, namespace)
+
+
+def _stack_ends_at(boundary) -> None:
+    """Make the stacks that ``traceback`` (and through it ``logging``'s ``stack_info``) lists end at
+    the snippet's module frame, as under ``python file.py``: the frames of ``boundary`` (the
+    ``sys`` frames of ``_as_main``) and the engine's below them are left out."""
+    original = traceback.walk_stack
+
+    def walk_stack(f):
+        if f is None:  # the caller's own frame, as the original finds it
+            yield from original(f)
+            return
+        for frame, line in original(f):
+            if frame.f_code is boundary:
+                return
+            yield frame, line
+
+    traceback.walk_stack = walk_stack
 
 
 def _addresses(numbers: set[str]) -> list[str]:
