@@ -55,10 +55,16 @@ def test_the_others_still_run_and_pass(session):
         assert not [p for p in session.problems() if p.path == f"{FOLDER}/{name}"]
 
 
-def test_ten_megabytes_of_output_are_cut_on_the_page_with_a_note(session):
+def test_ten_megabytes_of_output_are_cut_on_the_page_and_in_the_notebook_alike(session):
     shown = session.output("big_output.py")
     assert len(shown) < 25_000
     assert shown.endswith("[… output cut here: 9,980,005 more characters, 2 more lines]")
+    from docexec.includes import Fence, Include
+    from docexec.render import include_output
+
+    fence = Fence(0, 2, "", (Include(2, "big_output.py", f"{FOLDER}/big_output.py", None),), True)
+    (_, pieces), = include_output(session, fence).cells  # what a notebook cell gets
+    assert "".join(text for _, text in pieces).rstrip("\n") == shown
 
 
 def test_files_written_by_a_snippet_land_outside_the_repository(session):
