@@ -86,6 +86,7 @@ class Build:
         self.checked: Results | None = None  # the complete results, once checked (check)
         self.notebooks: dict[str, Page] = {}  # a chapter notebook's path in the site -> its page
         self._diagram_problems: list[Problem] | None = None
+        self.reported: set[str] = set()  # problems written to stderr (report_once)
         self._marker = re.compile(rf"<!--docexec-{self.token}-(\d+)-->(\n?)")
         self._lock = threading.Lock()
         self._stamp = self._files_now() if watch else None
@@ -217,6 +218,15 @@ class Build:
         if self._diagram_problems is None:
             self._diagram_problems = figures.check_hand_drawn(self.root, self.drawings)
         return self._diagram_problems
+
+    def report_once(self, problems: list[Problem]) -> None:
+        """Write each of ``problems`` to stderr once in this build (a preview server converts every
+        page, and each may meet the same problem)."""
+        for problem in problems:
+            if str(problem) not in self.reported:
+                self.reported.add(str(problem))
+                print(str(problem), file=sys.stderr)
+        sys.stderr.flush()
 
     def draw_all(self, results: Results) -> None:
         """Draw every figure this build shows (in parallel), and drop the stored drawings it does not use."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from . import claims, figures
 from .files import write_atomically
+from .includes import include_folders
 from .results import run_problem
 from .runner import Runner
 from .snippets import SNIPPETS_DIR, discover
@@ -66,29 +67,40 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
     return left
 
 
-def include_paths(root: Path) -> list[str]:
-    """The folders pages include files from: ``pymdownx.snippets``' ``base_path`` in ``mkdocs.yml``
-    (``[snippets]`` without one). Tags such as ``!ENV`` are read as nothing."""
+def site_config(root: Path) -> dict:
+    """``root/mkdocs.yml`` as a dict ({} without one), ``!ENV [NAME, default]`` read as MkDocs
+    reads it (the variable's value, else the default); other tags as nothing."""
     import yaml
 
     class Loader(yaml.SafeLoader):
         pass
 
+    def env(loader, node):
+        sequence = isinstance(node, yaml.SequenceNode)
+        names = loader.construct_sequence(node) if sequence else [loader.construct_scalar(node)]
+        return next((os.environ[name] for name in names[:-1] if name in os.environ), names[-1])
+
+    Loader.add_constructor("!ENV", env)
     Loader.add_multi_constructor("!", lambda *_: None)
     try:
-        config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader) or {}
+        return yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader) or {}
     except OSError:
-        return [SNIPPETS_DIR]
-    for entry in config.get("markdown_extensions", []):
+        return {}
+
+
+def include_paths(root: Path) -> list[str]:
+    """The folders pages include files from: ``pymdownx.snippets``' ``base_path`` in ``mkdocs.yml``."""
+    for entry in site_config(root).get("markdown_extensions", []):
         if isinstance(entry, dict) and "pymdownx.snippets" in entry:
-            paths = (entry["pymdownx.snippets"] or {}).get("base_path", [SNIPPETS_DIR])
-            return [paths] if isinstance(paths, str) else list(paths)
-    return [SNIPPETS_DIR]
+            return include_folders((entry["pymdownx.snippets"] or {}).get("base_path", "."), str(root))
+    return include_folders(".", str(root))
 
 
 def notebooks(runner: Runner, out: Path, docs: str = "docs") -> int:
-    """Write the notebook of every page that shows an example's output to ``out/<page>.ipynb``, the
-    same bytes the MkDocs hook serves (for hosts that run no hook, such as Zensical).
+    """Write the notebook of every page that shows an example's output to
+    ``out/<page>/<page>.ipynb``, where and as the MkDocs hook serves it (the same bytes, links to
+    the other pages made absolute with ``mkdocs.yml``'s ``site_url``): for hosts that run no hook,
+    such as Zensical, after their build (which empties the site folder).
 
     Returns:
         The number of problems (printed), 0 when every notebook was written.
@@ -108,8 +120,9 @@ def notebooks(runner: Runner, out: Path, docs: str = "docs") -> int:
         return len(problems)
     for page in pages:
         if page.snippets:
-            target = out / f"{Path(page.name).stem}.ipynb"
-            notebook = chapter_notebook(page, results, build.drawings, os.environ.get("SITE_URL", ""))
+            stem = Path(page.name).stem
+            target = out / stem / f"{stem}.ipynb"
+            notebook = chapter_notebook(page, results, build.drawings, site_config(runner.root).get("site_url") or "")
             write_atomically(target, dumps(notebook))
             print(f"{target}: written")
     return 0

@@ -103,6 +103,14 @@ class Page:
         return list(dict.fromkeys(i.file for f in self.fences if f.runs for i in f.includes))
 
 
+def include_folders(base_path, root: str) -> list[str]:
+    """``pymdownx.snippets``' ``base_path`` option (a path or a list; relative paths are relative
+    to the working folder, as pymdownx reads them; its default is ``"."``) as folders relative to
+    ``root``, with ``/`` separators: how pages name the folders their includes come from."""
+    paths = [base_path] if isinstance(base_path, str) else list(base_path or ["."])
+    return [os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/") for path in paths]
+
+
 def parse_page(text: str, name: str, root: str, include_paths: list[str], folder: str) -> Page:
     """Read ``text`` (a page's Markdown) into a ``Page``.
 
@@ -136,6 +144,11 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
         runs = _runs(page, start, info, includes, folder)
         page.fences.append(Fence(start, end, indent, includes, runs))
     page.fences = _with_figures(page.fences)
+    in_fences = {include.line for fence in page.fences for include in fence.includes}
+    for number, line in enumerate(page.lines, start=1):  # includes outside a fence of includes
+        match = INCLUDE.match(line)
+        if match and number not in in_fences:
+            _resolve(page, number, match.group("target"), root, include_paths)
     page.problems.sort(key=lambda problem: problem.line)
     return page
 
@@ -266,10 +279,3 @@ def _fences(lines: list[str]):
             end += 1
         index = end + 1
         yield start, min(end, len(lines) - 1), indent, opening.group("info").split()
-
-
-def stray_includes(page: Page) -> list[int]:
-    """1-based lines of include lines outside any fence that holds only includes (pymdownx.snippets
-    expands them as Markdown, with no output): for callers that want to check them too."""
-    inside = {i.line for f in page.fences for i in f.includes}
-    return [n + 1 for n, line in enumerate(page.lines) if INCLUDE.match(line) and n + 1 not in inside]

@@ -17,9 +17,9 @@ The extension depends on Python-Markdown only (not on MkDocs), so every host tha
 extensions (MkDocs, ProperDocs, Zensical) runs it, and with it every check: on its own it runs
 the snippets on the first page that needs them, checks every claim, run and committed DOT file,
 and every include of each page it converts, and on any problem ends the process with status 1
-after writing one ``file:line: reason`` line each (``on_problems: exit``; ``raise`` raises
-``docexec.build.BuildError`` instead). The MkDocs hook speeds this up: it starts the run early and
-sets ``defer``, under which the extension only leaves its places and the hook checks and fills them.
+after writing one ``file:line: reason`` line each (``on_problems``, below, says otherwise). The
+MkDocs hook speeds this up: it starts the run early and sets ``defer``, under which the extension
+only leaves its places and the hook checks and fills them.
 
 Options:
     root: the repository root (default: the current directory).
@@ -33,13 +33,19 @@ Options:
         (default False; see ``Runner.prestart``).
     defer: leave the places only; the caller (the MkDocs hook) began the build, checks it and
         fills the places in (``docexec.build.Build.fill``). Default False.
-    on_problems: ``exit`` (default) or ``raise``, see above.
+    on_problems: ``exit``: end the process with status 1 after the ``file:line: reason`` lines;
+        ``raise``: raise ``docexec.build.BuildError``; ``show``: write each problem once to stderr
+        and list them at the top of the pages (a preview server goes on); ``auto`` (default):
+        ``show`` under ``zensical serve`` (a host's server that runs no hook), else ``exit``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import uuid
+from html import escape
 from pathlib import Path
 
 from markdown import Extension
@@ -51,6 +57,7 @@ from markdown.util import AtomicString
 from . import build as builds
 from .execute import ExecutionError
 from .figures import GraphvizError
+from .includes import include_folders
 from .problems import Problem
 from .render import abbreviate_code, reading_minutes
 from .results import UnknownTargetError
@@ -75,7 +82,10 @@ class SnippetOutputPreprocessor(Preprocessor):
         text = "\n".join(lines)
         self.page = page = build.page(text)
         if page.problems:
-            self.extension.fail(page.problems)
+            self.extension.fail(page.problems, build)  # unless shown: then the bad includes go
+            bad = {problem.line - 1 for problem in page.problems}
+            lines = [f"{line[: len(line) - len(line.lstrip())]}(an include that failed: see the top of the page)"
+                     if index in bad else line for index, line in enumerate(lines)]
         ends = {fence.end: fence for fence in page.fences if fence.runs}
         diagrams = {diagram.index: diagram for diagram in page.diagrams}
         out: list[str] = []
@@ -181,10 +191,13 @@ class FillPostprocessor(Postprocessor):
         try:
             return build.fill(text, build.check())
         except builds.BuildError as failure:
-            self.extension.fail(failure.problems)
+            problems = failure.problems
         except (ExecutionError, GraphvizError, UnknownTargetError) as error:
-            self.extension.fail([Problem(self.outputs.page.name, 0, str(error))])
-        return text
+            problems = [Problem(self.outputs.page.name, 0, str(error))]
+        self.extension.fail(problems, build)  # unless shown: the page goes on with what is there, under a notice
+        with contextlib.suppress(ExecutionError, GraphvizError, UnknownTargetError):
+            text = build.fill(text, build.runner.results())
+        return problems_html(problems) + text
 
 
 class SnippetOutputExtension(Extension):
@@ -198,7 +211,9 @@ class SnippetOutputExtension(Extension):
             "versions_note": [True, "add the 'outputs produced by' line under the title"],
             "start_early": [False, "start the snippet worker when the extension is first set up"],
             "defer": [False, "leave the places only: the caller checks the build and fills them in"],
-            "on_problems": ["exit", "exit: end the process with file:line lines; raise: raise BuildError"],
+            "on_problems": ["auto", "exit: end the process with file:line lines; raise: raise BuildError; "
+                                    "show: list them at the top of the page; auto: show under a preview "
+                                    "server (zensical serve), else exit"],
         }
         super().__init__(**kwargs)
         self.root = Path(self.getConfig("root")).resolve()
@@ -226,25 +241,44 @@ class SnippetOutputExtension(Extension):
                 raise RuntimeError("docexec.markdown_ext: defer is set but no build was begun (docexec.build.begin)")
             return build
         if build is None or build.stale():
-            build = builds.begin(self.root, self.folder, _include_paths(md, self.root, self.folder),
+            build = builds.begin(self.root, self.folder, _include_paths(md, self.root),
                                  self.getConfig("docs_dir"), watch=True)
         return build
 
-    def fail(self, problems: list[Problem]) -> None:
-        """Stop the build on ``problems`` as ``on_problems`` says (never returns)."""
-        if self.getConfig("on_problems") == "raise":
+    def fail(self, problems: list[Problem], build: builds.Build) -> None:
+        """Stop the build on ``problems`` as ``on_problems`` says; with ``show``, write each problem
+        to stderr once and return (the caller shows them on the page)."""
+        mode = self.getConfig("on_problems")
+        if mode == "auto":
+            mode = "show" if _serving() else "exit"
+        if mode == "raise":
             raise builds.BuildError(problems)
+        if mode == "show":
+            build.report_once(problems)
+            return
         builds.exit_with(problems)
 
 
-def _include_paths(md, root: Path, folder: str) -> list[str]:
-    """The folders ``pymdownx.snippets`` takes includes from, relative to ``root`` (its ``base_path``)."""
-    for extension in md.registeredExtensions:
-        if type(extension).__module__ == "pymdownx.snippets":
-            paths = extension.getConfig("base_path")
-            paths = [paths] if isinstance(paths, str) else list(paths)
-            return [os.path.relpath(os.path.abspath(p), root).replace(os.sep, "/") for p in paths]
-    return [folder]
+def _serving() -> bool:
+    """Whether this process is a host's preview server that runs no hook of ours (``zensical
+    serve``): ending it on a problem would end the preview; the problems are shown instead."""
+    program = sys.argv[0].replace(os.sep, "/")
+    return ("zensical" in program.rsplit("/", 2)[-2:] or program.endswith("/zensical")) and sys.argv[1:2] == ["serve"]
+
+
+def problems_html(problems: list[Problem]) -> str:
+    """A notice for the top of a page listing ``problems`` (at most ten), for a preview server."""
+    items = "".join(f"<li><code>{escape(str(problem))}</code></li>" for problem in problems[:10])
+    more = f"<li>and {len(problems) - 10} more</li>" if len(problems) > 10 else ""
+    return ('<div class="admonition failure"><p class="admonition-title">This build has problems; the '
+            f"preview shows the pages anyway</p><ul>{items}{more}</ul></div>\n")
+
+
+def _include_paths(md, root: Path) -> list[str]:
+    """The folders ``pymdownx.snippets`` takes includes from, relative to ``root``."""
+    configured = next((e.getConfig("base_path") for e in md.registeredExtensions
+                       if type(e).__module__ == "pymdownx.snippets"), ".")
+    return include_folders(configured, str(root))
 
 
 def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's entry point name

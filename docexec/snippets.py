@@ -161,36 +161,3 @@ def options(source: str) -> dict[str, float]:
                                            f"{high:g}, got {value!r}")
             found[name] = given
     return found
-
-
-def check_includes(text: str, root: Path, base_paths: list[str]) -> list[tuple[int, str]]:
-    """Find ``--8<--`` include lines of a page that name a missing file or section.
-
-    Args:
-        text: the page's Markdown.
-        root: the repository root.
-        base_paths: the folders includes are resolved against, relative to ``root`` (in order, as
-            ``pymdownx.snippets`` does).
-
-    Returns:
-        ``(line, reason)`` pairs, 1-based lines of ``text``. Escaped includes (``;--8<--``) are skipped.
-    """
-    found = []
-    for number, line in enumerate(split_lines(text), start=1):
-        match = INCLUDE.match(line)
-        if not match:
-            continue
-        name, section = split_target(match.group("target"))
-        if re.search(r":\d", match.group("target")):
-            found.append((number, f"includes {match.group('target')!r} by line numbers, which break silently when "
-                                  "the file changes; mark a named section ('# --8<-- [start:name]') and include that"))
-            continue
-        candidates = [Path(root) / base / name for base in base_paths]
-        path = next((c for c in candidates if c.is_file()), None)
-        if path is None:
-            found.append((number, f"includes {name!r}, which is not a file under {' or '.join(base_paths)}"))
-        elif section and section not in sections(path.read_text(encoding="utf-8")):
-            found.append((number, f"includes section {section!r} of {name!r}, which has no "
-                                  f"'# --8<-- [start:{section}]' marker"))
-
-    return found

@@ -36,6 +36,7 @@ from docexec import build as builds
 from docexec.execute import ExecutionError
 from docexec.figures import GraphvizError
 from docexec.files import write_atomically
+from docexec.includes import include_folders
 from docexec.notebooks import chapter_notebook, dumps
 from docexec.results import UnknownTargetError
 
@@ -51,8 +52,7 @@ def _folder(config) -> str:
 
 
 def _include_paths(config) -> list[str]:
-    paths = config.mdx_configs.get(SNIPPETS, {}).get("base_path", ["."])
-    return [paths] if isinstance(paths, str) else list(paths)
+    return include_folders(config.mdx_configs.get(SNIPPETS, {}).get("base_path", "."), str(_root(config)))
 
 
 def _root(config) -> Path:

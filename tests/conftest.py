@@ -21,18 +21,10 @@ def write_snippets(root: Path, files: dict[str, str]) -> list[str]:
 
 
 def snippet_base_paths() -> list[str]:
-    """The ``base_path`` list of ``pymdownx.snippets`` in mkdocs.yml (its ``!ENV`` tags ignored)."""
-    import yaml
+    """The folders pages include files from (``pymdownx.snippets``' ``base_path`` in mkdocs.yml)."""
+    from docexec.cli import include_paths
 
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-    for entry in config["markdown_extensions"]:
-        if isinstance(entry, dict) and "pymdownx.snippets" in entry:
-            return list(entry["pymdownx.snippets"]["base_path"])
-    raise AssertionError("mkdocs.yml has no pymdownx.snippets base_path")
+    return include_paths(ROOT)
 
 
 @pytest.fixture

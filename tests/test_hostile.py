@@ -1,6 +1,6 @@
 """Snippets that misbehave on purpose (tests/fixtures/hostile/): every one ends in a clear report.
 
-They all run in one session, as a build would run them, so these tests also show that one bad
+They all run in one results, as a build would run them, so these tests also show that one bad
 snippet does not stop the others.
 """
 
@@ -19,19 +19,19 @@ FOLDER = "tests/fixtures/hostile"
 
 
 @pytest.fixture(scope="module")
-def session() -> Results:
+def results() -> Results:
     return run_all(ROOT, FOLDER)
 
 
-def problem(session: Results, name: str) -> str:
-    found = [str(p) for p in session.problems() if p.path == f"{FOLDER}/{name}"]
+def problem(results: Results, name: str) -> str:
+    found = [str(p) for p in results.problems() if p.path == f"{FOLDER}/{name}"]
     assert len(found) == 1, found
     return found[0]
 
 
-def test_an_endless_loop_is_stopped_at_its_timeout_with_its_line(session):
-    assert problem(session, "forever.py") == f"{FOLDER}/forever.py:3: the snippet ran longer than 2 s and was stopped"
-    assert session.runs[f"{FOLDER}/forever.py"].seconds < 10
+def test_an_endless_loop_is_stopped_at_its_timeout_with_its_line(results):
+    assert problem(results, "forever.py") == f"{FOLDER}/forever.py:3: the snippet ran longer than 2 s and was stopped"
+    assert results.runs[f"{FOLDER}/forever.py"].seconds < 10
 
 
 @pytest.mark.parametrize("name, report", [
@@ -40,40 +40,40 @@ def test_an_endless_loop_is_stopped_at_its_timeout_with_its_line(session):
     ("keyboard_interrupt.py", "keyboard_interrupt.py:2: raised KeyboardInterrupt"),
     ("segfault.py", "segfault.py:4: the interpreter was killed by SIGSEGV"),
 ])
-def test_exits_interrupts_and_crashes_are_that_snippets_failure(session, name, report):
-    assert problem(session, name) == f"{FOLDER}/{report}"
+def test_exits_interrupts_and_crashes_are_that_snippets_failure(results, name, report):
+    assert problem(results, name) == f"{FOLDER}/{report}"
 
 
-def test_unbounded_allocation_is_stopped_by_the_memory_limit(session):
-    report = problem(session, "memory_hog.py")
+def test_unbounded_allocation_is_stopped_by_the_memory_limit(results):
+    report = problem(results, "memory_hog.py")
     assert report.startswith(f"{FOLDER}/memory_hog.py:6: raised RuntimeError:") and "can't allocate memory" in report
 
 
-def test_the_others_still_run_and_pass(session):
+def test_the_others_still_run_and_pass(results):
     for name in ("still_runs.py", "uses_name.py", "big_output.py", "writes_files.py", "random_values.py"):
-        assert session.runs[f"{FOLDER}/{name}"].ok
-        assert not [p for p in session.problems() if p.path == f"{FOLDER}/{name}"]
+        assert results.runs[f"{FOLDER}/{name}"].ok
+        assert not [p for p in results.problems() if p.path == f"{FOLDER}/{name}"]
 
 
-def test_ten_megabytes_of_output_are_cut_on_the_page_and_in_the_notebook_alike(session):
-    shown = session.output("big_output.py")
+def test_ten_megabytes_of_output_are_cut_on_the_page_and_in_the_notebook_alike(results):
+    shown = results.output("big_output.py")
     assert len(shown) < 25_000
     assert shown.endswith("[… output cut here: 9,980,005 more characters, 2 more lines]")
     from docexec.includes import Fence, Include
     from docexec.render import include_output
 
     fence = Fence(0, 2, "", (Include(2, "big_output.py", f"{FOLDER}/big_output.py", None),), True)
-    (_, pieces), = include_output(session, fence).cells  # what a notebook cell gets
+    (_, pieces), = include_output(results, fence).cells  # what a notebook cell gets
     assert "".join(text for _, text in pieces).rstrip("\n") == shown
 
 
-def test_files_written_by_a_snippet_land_outside_the_repository(session):
+def test_files_written_by_a_snippet_land_outside_the_repository(results):
     assert not list(ROOT.rglob("written_by_snippet.*"))
 
 
-def test_random_values_are_the_same_on_every_build(session):
+def test_random_values_are_the_same_on_every_build(results):
     # The claims in random_values.py were written from one run; they hold on every later run.
-    assert session.output("random_values.py").splitlines()[0] == "tensor([0.4963, 0.7682, 0.0885])"
+    assert results.output("random_values.py").splitlines()[0] == "tensor([0.4963, 0.7682, 0.0885])"
 
 
 def test_a_deleted_definition_fails_the_next_run_in_the_same_process(tmp_path):

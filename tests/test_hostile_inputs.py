@@ -223,3 +223,21 @@ def test_a_logged_stack_ends_at_the_example_as_under_python(tmp_path):
                       '    logging.getLogger("example").warning("with its stack", stack_info=True)\ndone\n')
     assert output.replace("snippets/streams/logs.py", "logs.py") == as_python_runs(
         root / "snippets/streams/logs.py").replace(str(root / "snippets/streams") + "/", "")
+
+
+def test_a_snippet_that_kills_the_worker_takes_no_other_snippet_past_its_end(tmp_path):
+    """The worker is killed (here by a snippet of its own): the snippets it was running die with it
+    rather than run on, orphaned, with nobody to enforce their timeouts."""
+    from docexec.execute import ExecutionError
+
+    pid_file = tmp_path / "sleeper.pid"
+    (tmp_path / "snippets/k").mkdir(parents=True)
+    (tmp_path / "snippets/k/a_sleeps.py").write_text(
+        f"# docexec: timeout=300\nimport os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "time.sleep(200)\n")
+    (tmp_path / "snippets/k/b_kills.py").write_text(
+        f"import os, signal, time\nwhile not os.path.exists({str(pid_file)!r}):\n    time.sleep(0.02)\n"
+        "os.kill(os.getppid(), signal.SIGKILL)\n")
+    with pytest.raises(ExecutionError, match="b_kills.py"):
+        run_all(tmp_path, cache=False, jobs=2)
+    assert_ends(int(pid_file.read_text()), "a snippet of the killed worker still runs")

@@ -103,3 +103,44 @@ def test_a_broken_input_fails_every_host_with_file_and_line(host, breakage, tmp_
     assert expected in log, log[-3000:]
     assert "Traceback" not in log, log[-3000:]
     assert not (root / "site/01-computational-graph/index.html").exists()  # no page reached the site
+
+
+def test_zensical_serve_shows_a_problem_and_goes_on(tmp_path):
+    """A preview server that runs no hook of ours must not end on a problem: the problem goes to
+    its log once, the pages list it at the top, and the next good build takes the notice away."""
+    import html
+    import signal
+    import time
+    import urllib.request
+
+    from .test_serve import free_port, wait_for
+
+    root = copy_site(tmp_path)
+    port = free_port()
+    log = tmp_path / "serve.log"
+    env = dict(os.environ, NO_COLOR="1", PYTHONPATH=str(root))
+    page = f"http://127.0.0.1:{port}/01-computational-graph/"
+
+    def get() -> str:
+        try:
+            with urllib.request.urlopen(page, timeout=20) as response:
+                return response.read().decode()
+        except OSError:
+            return ""
+
+    with open(log, "w") as out:
+        server = subprocess.Popen([sys.executable, "-m", "zensical", "serve", "-a", f"127.0.0.1:{port}"], cwd=root,
+                                  env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for(lambda: "operations that use x will be recorded" in get(), what="the first build")
+        expected = false_claim(root)
+        wait_for(lambda: "This build has problems" in get(), what="the notice")
+        assert expected in html.unescape(get()) and log.read_text().count(expected) == 1
+        replace(root / OPT_IN, "print(x.requires_grad)  # False", "print(x.requires_grad)  # True")
+        wait_for(lambda: "operations that use x" in get() and "This build has problems" not in get(),
+                 what="the good build")
+        assert server.poll() is None
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+        time.sleep(0.5)

@@ -246,3 +246,17 @@ def test_a_fence_marked_show_shows_a_helper_without_running_it(repo):
     write_snippets(repo, {"snippets/ch/_helper.py": "print('helper')  # wrong\n"})
     html = convert(repo, '# T\n\n<!-- docexec: show -->\n```python\n--8<-- "ch/_helper.py"\n```\n')
     assert "helper" in html and "Output" not in html
+
+
+@pytest.mark.parametrize("page", [
+    '# T\n\n--8<-- "ch/nothing.py"\n',  # outside any fence
+    '# T\n\n```python\n# a comment\n--8<-- "ch/nothing.py"\n```\n',  # in a fence with other lines
+])
+def test_every_include_line_is_checked_wherever_it_stands(repo, page):
+    (repo / "docs").mkdir(exist_ok=True)
+    (repo / "docs" / "stray.md").write_text(page)
+    with pytest.raises(builds.BuildError) as failed:
+        convert(repo, page)
+    line = page.split("\n").index('--8<-- "ch/nothing.py"') + 1
+    assert [str(p) for p in failed.value.problems] == [
+        f"docs/stray.md:{line}: includes 'ch/nothing.py', which is not a file under snippets or other"]

@@ -17,7 +17,7 @@ CHAPTERS = sorted((ROOT / "docs").glob("[0-9][0-9]-*.md"))
 
 
 @pytest.fixture(scope="module")
-def session():
+def results():
     """A build of the site's pages (not begun: nothing registered), with every snippet's result."""
     build = builds.Build(builds.runner_for(ROOT), snippet_base_paths())
     build.runner.start()
@@ -39,8 +39,8 @@ def stdout_of(cell: dict) -> str:
 
 
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
-def test_notebook_runs_in_a_kernel_and_prints_what_the_build_printed(session, page, tmp_path):
-    built = notebook_of(session, page)
+def test_notebook_runs_in_a_kernel_and_prints_what_the_build_printed(results, page, tmp_path):
+    built = notebook_of(results, page)
     notebook = nbformat.reads(dumps(built), as_version=4)
     nbformat.validate(notebook)
     expected = [stdout_of(cell) for cell in notebook.cells if cell.cell_type == "code"]
@@ -53,10 +53,29 @@ def test_notebook_runs_in_a_kernel_and_prints_what_the_build_printed(session, pa
     assert executed == expected
 
 
-def test_notebook_text_is_plain_jupyter_markdown(session):
-    built = notebook_of(session, CHAPTERS[0])
+def test_notebook_text_is_plain_jupyter_markdown(results):
+    built = notebook_of(results, CHAPTERS[0])
     markdown = "\n".join(c["source"] for c in built["cells"] if c["cell_type"] == "markdown")
     assert "!!! warning" not in markdown and "**Pitfall 1" in markdown  # admonitions became bold titles
     assert "][" not in markdown  # reference links were inlined
     assert "(attachment:tensors-vs-nodes.svg)" in markdown  # the concept diagram travels with it
-    assert dumps(built) == dumps(notebook_of(session, CHAPTERS[0]))  # same bytes every time
+    assert dumps(built) == dumps(notebook_of(results, CHAPTERS[0]))  # same bytes every time
+
+
+def test_make_notebooks_writes_what_the_site_serves(tmp_path):
+    """``python -m docexec notebooks`` (``make notebooks``, for hosts without the hook) writes each
+    chapter's notebook where, and as, a MkDocs build serves it."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(tmp_path / "site")], cwd=ROOT,
+                   env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "docexec", "notebooks", str(tmp_path / "out")], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
+    written = sorted(p.relative_to(tmp_path / "out") for p in (tmp_path / "out").rglob("*.ipynb"))
+    served = sorted(p.relative_to(tmp_path / "site/notebooks") for p in (tmp_path / "site/notebooks").rglob("*.ipynb"))
+    assert written == served and len(written) == len(CHAPTERS)
+    for path in written:
+        assert (tmp_path / "out" / path).read_bytes() == (tmp_path / "site/notebooks" / path).read_bytes(), path

@@ -14,7 +14,7 @@ SNIPPETS = discover(ROOT)
 
 
 @pytest.fixture(scope="module")
-def session() -> Results:
+def results() -> Results:
     return run_all(ROOT)
 
 
@@ -23,12 +23,12 @@ def test_there_are_snippets():
 
 
 @pytest.mark.parametrize("path", SNIPPETS)
-def test_snippet_runs_and_its_claims_hold(session, path):
-    result = session.runs[path]
+def test_snippet_runs_and_its_claims_hold(results, path):
+    result = results.runs[path]
     assert result.ok, f"{run_problem(result)}\n{result.traceback}"
-    problems = claims.check(path, session.sources[path], result.masked_prints())
+    problems = claims.check(path, results.sources[path], result.masked_prints())
     assert not problems, "\n".join(map(str, problems))
-    assert claims.find_print_sites(session.sources[path]), f"{path} prints nothing for the page to show"
+    assert claims.find_print_sites(results.sources[path]), f"{path} prints nothing for the page to show"
 
 
 def test_every_snippet_is_included_by_some_page():

@@ -241,7 +241,7 @@ def _isolate(events_path: str, raw_path: str) -> tuple[_Capture, int]:
 
 
 def run_child(root: str, display: str, events_path: str, raw_path: str, workdir: str, limits: Limits,
-              stop_handler=None) -> None:
+              stop_handler=None, parent: int = 0) -> None:
     """Run one snippet in this (forked) process and write its events; never returns.
 
     Args:
@@ -253,7 +253,10 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         limits: its timeout and memory limit.
         stop_handler: the worker's SIGINT handler; a snippet gets Python's own back instead
             (a build started with SIGINT ignored passes that on).
+        parent: the (sub-)worker's pid: if it dies, this process is killed (``die_with_parent``).
     """
+    if parent:
+        die_with_parent(signal.SIGKILL, parent)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if stop_handler is not None and signal.getsignal(signal.SIGINT) is stop_handler:
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -323,17 +326,32 @@ def _end_forked(status: End) -> None:
 
 
 #: prctl(2) options (Linux, <linux/prctl.h>)
+_PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
+
+
+def _prctl(option: int, value: int) -> None:
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+
+
+def die_with_parent(signum: int, parent: int) -> None:
+    """Have the kernel send this process ``signum`` when its parent ``parent`` ends (Linux prctl
+    ``PR_SET_PDEATHSIG``; the parent must be single-threaded, as the worker is): a snippet whose
+    worker was killed stops too, instead of running on past its timeout. If the parent is gone
+    already, the signal comes at once."""
+    _prctl(_PR_SET_PDEATHSIG, signum)
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signum)
 
 
 def adopt_orphans() -> None:
     """Make this process a child subreaper (Linux prctl ``PR_SET_CHILD_SUBREAPER``): a process
     started below it whose parent ends (a daemon, a process in a new session) becomes its child
     instead of init's, so that ``end_descendants`` can end it. A no-op where there is no prctl."""
-    import ctypes
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 
 
 def children() -> list[int]:

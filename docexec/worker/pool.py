@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from docexec.protocol import Group, Report, Request, error_end, read_events
 
-from .child import adopt_orphans, end_descendants, run_child
+from .child import adopt_orphans, die_with_parent, end_descendants, run_child
 
 
 class Slots:
@@ -227,6 +227,7 @@ def _sub_worker(request: Request, group: Group, slots: Slots, versions: dict, re
     LIVE.running.clear()
     LIVE.feeds.clear()  # the worker's own are not this process's
     try:
+        die_with_parent(signal.SIGTERM, worker)  # stop_everything then stops its snippets
         os.close(read_fd)
         for fd in feeds:
             os.close(fd)
@@ -290,11 +291,12 @@ class _Group:
         open(proc.events_path, "w").close()
         open(proc.raw_path, "w").close()
         self.out.flush()
+        me = os.getpid()
         pid = os.fork()
         if pid == 0:
             try:
                 run_child(self.request.root, display, proc.events_path, proc.raw_path, os.path.join(folder, "cwd"),
-                          limits, stop_handler=stop_everything)
+                          limits, stop_handler=stop_everything, parent=me)
             finally:
                 os._exit(70)
         proc.started = time.monotonic()
