@@ -87,6 +87,7 @@ class Build:
         self.notebooks: dict[str, Page] = {}  # a chapter notebook's path in the site -> its page
         self._diagram_problems: list[Problem] | None = None
         self.reported: set[str] = set()  # problems written to stderr (report_once)
+        self._drawn = False  # draw_all done
         self._marker = re.compile(rf"<!--docexec-{self.token}-(\d+)-->(\n?)")
         self._lock = threading.Lock()
         self._stamp = self._files_now() if watch else None
@@ -229,7 +230,11 @@ class Build:
         sys.stderr.flush()
 
     def draw_all(self, results: Results) -> None:
-        """Draw every figure this build shows (in parallel), and drop the stored drawings it does not use."""
+        """Draw every figure this build shows (in parallel), and drop the stored drawings it does not
+        use; once per build."""
+        if self._drawn:
+            return
+        self._drawn = True
         dots = list(results.graphs().values()) + figures.hand_drawn(self.root)
         self.drawings.draw_many(dots)
         if results.execute:  # without execution no graph is known: every drawing would look unused

@@ -189,7 +189,9 @@ class FillPostprocessor(Postprocessor):
         if build is None or not self.outputs.places:
             return text
         try:
-            return build.fill(text, build.check())
+            results = build.check()
+            build.draw_all(results)  # every figure at once, in parallel; unused drawings dropped
+            return build.fill(text, results)
         except builds.BuildError as failure:
             problems = failure.problems
         except (ExecutionError, GraphvizError, UnknownTargetError) as error:
