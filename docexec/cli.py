@@ -31,7 +31,8 @@ def _show(lines: list[str] | None) -> str:
 
 def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
     """Run ``paths``, rewrite their stale or missing claims in place (printing each change), and
-    write, update or remove the generated DOT files when every snippet ran.
+    write, update or remove the generated DOT files of the snippets that ran without an error (the
+    DOT file of one that failed is left as it is).
 
     Returns:
         The number of snippets left with problems.
@@ -63,9 +64,9 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
         for problem in remaining:
             print(str(problem), file=out)
         left += bool(remaining)
-    if all(r.ok for r in results.runs.values()):
-        for change in figures.sync(runner.root, results.graphs(), set(results.runs), runner.folder):
-            print(change, file=out)
+    ran = {path for path, result in results.runs.items() if result.ok}  # a failed run says nothing of its graph
+    for change in figures.sync(runner.root, results.graphs(), ran, runner.folder):
+        print(change, file=out)
     return left
 
 
