@@ -22,9 +22,8 @@ import pytest
 
 from docexec import drift, figures, sideenv, upgrade
 
-from .conftest import ROOT, run_all, write_snippets
+from .conftest import PIN, ROOT, run_all, write_snippets
 
-PIN = sideenv.pinned(ROOT, "torch").split("==")[1]
 OTHER = "2.99.0"  # what the stand-in calls itself
 SNIPPETS = {
     "snippets/ch/node_name.py": """
