@@ -300,6 +300,17 @@ def test_an_environment_that_cannot_be_made_is_one_line_and_exit_2(tmp_path):
                                   "PyTorch version (such as 2.14.1)")
 
 
+def test_an_interpreter_without_torch_is_one_line_and_exit_2(repo, recorded, tmp_path):
+    copy = copy_repo(repo, tmp_path / "copy")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "bare")], check=True)
+    before = files_of(copy)
+    proc = docexec(copy, "drift", "--python", str(tmp_path / "bare/bin/python"))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"docexec drift: the examples could not be run by {tmp_path}/bare/bin/python: ")
+    assert "No module named 'torch'" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert files_of(copy) == before
+
+
 def test_a_made_environment_is_reused_without_running_anything(tmp_path, monkeypatch):
     (tmp_path / "requirements.txt").write_text(f"torch=={PIN}\nnumpy==1.0\n", encoding="utf-8")
     folder = tmp_path / sideenv.DRIFT_DIR / f"torch-{OTHER}"
