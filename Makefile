@@ -14,7 +14,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Reproducible builds: dates in the sitemap come from the last commit, not from today.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: setup serve build test lint fix check notebooks bench linkcheck clean
+.PHONY: setup serve build test lint fix check notebooks drift upgrade bench linkcheck clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -55,6 +55,14 @@ fix: setup  ## rewrite stale output claims in snippets/ and regenerate diagrams/
 notebooks: setup  ## write the chapter notebooks into site/notebooks (for hosts that run no MkDocs hook)
 	$(BIN)/python -m docexec notebooks site/notebooks
 
+drift: setup  ## run every example on another PyTorch too (TORCH=2.14.1): report what would change, write drift.json
+	@test -n "$(TORCH)" || { echo "make drift needs the other PyTorch: make drift TORCH=<version> (such as 2.14.1)" >&2; exit 2; }
+	$(BIN)/python -m docexec drift --torch $(TORCH) $(if $(filter 0,$(RECORD)),--no-record)
+
+upgrade: setup  ## move the pin to another PyTorch (TORCH=2.14.1): make fix on it, pin changed everywhere, diff left
+	@test -n "$(TORCH)" || { echo "make upgrade needs the PyTorch to move to: make upgrade TORCH=<version>" >&2; exit 2; }
+	$(BIN)/python -m docexec upgrade --torch $(TORCH)
+
 bench: setup  ## build-time benchmark: prints ratios (see tools/bench.py)
 	$(BIN)/python tools/bench.py
 
@@ -62,5 +70,5 @@ linkcheck: build  ## opt-in: check every link of the built site, external ones i
 	$(BIN)/python -m pip install --quiet linkchecker==10.6.0
 	$(BIN)/linkchecker --check-extern --no-status site/index.html
 
-clean:  ## remove the built site and every cache (runs, figures, notebooks)
+clean:  ## remove the built site and every cache (runs, figures, notebooks, drift environments)
 	rm -rf site .cache

@@ -19,7 +19,11 @@ Modules, one job each, in the order data flows through a build:
 * ``docexec.markdown_ext``  the Python-Markdown extension: every host runs it, and with it every check;
 * ``docexec.notebooks`` a chapter as a Jupyter notebook, from the same records;
 * ``docexec.files``     writing files atomically;
-* ``docexec.cli``       ``python -m docexec check|fix|notebooks``.
+* ``docexec.sideenv``   a side environment with another PyTorch under ``.cache/drift/``;
+* ``docexec.drift``     the runs on two PyTorch versions compared, the report and the record ``drift.json``;
+* ``docexec.drift_page``  what readers see of the record: the notes under outputs and the page;
+* ``docexec.upgrade``   moving the pin to another PyTorch (``make upgrade``);
+* ``docexec.cli``       ``python -m docexec check|fix|notebooks|drift|upgrade``.
 
 Nothing here imports MkDocs; ``hooks/mkdocs_adapter.py`` is the only MkDocs-specific file.
 """

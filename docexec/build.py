@@ -25,7 +25,7 @@ from hashlib import sha256
 from html import escape
 from pathlib import Path
 
-from . import figures, render
+from . import drift, drift_page, figures, render
 from .includes import Diagram, Fence, Page, parse_page
 from .problems import Problem
 from .results import Results
@@ -91,6 +91,12 @@ class Build:
         self._marker = re.compile(rf"<!--docexec-{self.token}-(\d+)-->(\n?)")
         self._lock = threading.Lock()
         self._stamp = self._files_now() if watch else None
+        self.drift: drift.Record | None = None  # the drift record shown, if any (docexec.drift)
+        self.drift_problem: Problem | None = None  # why a drift record is not shown (stale), if so
+        try:
+            self.drift = drift.current(self.root, runner.folder)
+        except drift.RecordNotShownError as refused:
+            self.drift_problem = refused.problem
 
     def _files_now(self) -> list[tuple[str, int, int]]:
         """Name, size and modification time of every file the runs and figures come from."""
@@ -179,7 +185,9 @@ class Build:
             return self._figure(render.Figure(diagram.path, dot, diagram.alt, escape(diagram.caption)))
         if place.fence is not None:
             out = render.include_output(results, place.fence)
+            note = drift_page.fence_note(self.drift, place.fence) if self.drift else None
             return "\n".join(([render.output_html(out.text)] if out.text else [])
+                             + ([render.drift_note_html(note)] if note else [])
                              + [self._figure(figure) for figure in out.figures])
         return render.note_html(results.versions(), place.minutes, self.notes.get(place.note or "", ""))
 

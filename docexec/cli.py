@@ -1,9 +1,11 @@
-"""``python -m docexec check|fix|notebooks`` (what ``make check``, ``make fix`` and ``make notebooks`` call).
+"""``python -m docexec check|fix|notebooks|drift|upgrade`` (what the ``make`` targets of those names call).
 
 ``check`` runs every snippet and prints each problem as ``path:line: reason``; exit status 1 when
 there is any. ``fix`` runs every snippet and rewrites its stale or missing claims in place, printing
 each change; it never writes to a snippet that does not parse or that failed to run, and a second
-run changes nothing. ``notebooks`` writes each chapter's notebook into a folder.
+run changes nothing. ``notebooks`` writes each chapter's notebook into a folder. ``drift`` runs
+every snippet on another PyTorch too and reports what would change (``docexec.drift``); ``upgrade``
+moves the pin to another PyTorch (``docexec.upgrade``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import os
 import sys
 from pathlib import Path
 
-from . import claims, figures
+from . import claims, drift, figures, sideenv, upgrade
+from .execute import ExecutionError
 from .files import write_atomically
 from .includes import include_folders
 from .results import run_problem
@@ -29,7 +32,8 @@ def _show(lines: list[str] | None) -> str:
 
 def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
     """Run ``paths``, rewrite their stale or missing claims in place (printing each change), and
-    write, update or remove the generated DOT files when every snippet ran.
+    write, update or remove the generated DOT files of the snippets that ran without an error (the
+    DOT file of one that failed is left as it is).
 
     Returns:
         The number of snippets left with problems.
@@ -61,9 +65,9 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
         for problem in remaining:
             print(str(problem), file=out)
         left += bool(remaining)
-    if all(r.ok for r in results.runs.values()):
-        for change in figures.sync(runner.root, results.graphs(), set(results.runs), runner.folder):
-            print(change, file=out)
+    ran = {path for path, result in results.runs.items() if result.ok}  # a failed run says nothing of its graph
+    for change in figures.sync(runner.root, results.graphs(), ran, runner.folder):
+        print(change, file=out)
     return left
 
 
@@ -128,14 +132,67 @@ def notebooks(runner: Runner, out: Path, docs: str = "docs") -> int:
     return 0
 
 
+def drift_report(root: Path, torch: str | None, python: str | None, record: bool, out=sys.stdout) -> int:
+    """Run every snippet on the pinned PyTorch and on ``torch`` (its side environment, made if
+    missing, or the interpreter ``python``), print what would change and a summary line, and write
+    the drift record if ``record`` (the only file written).
+
+    Returns:
+        0 when both runs could be made, whatever they found; 2 when the environment could not be
+        made or run (one line on stderr says why).
+    """
+    if python is None:
+        try:
+            python = sideenv.ensure(root, torch, out)
+        except sideenv.SideEnvError as exc:
+            print(f"docexec drift: cannot make the PyTorch {torch} environment: {exc}", file=sys.stderr)
+            return 2
+    main_run, side_run = Runner(root, SNIPPETS_DIR), Runner(root, SNIPPETS_DIR, python=python)
+    try:
+        main_run.start()
+        side_run.start()
+        main, side = main_run.wait(), side_run.wait()
+    except ExecutionError as exc:
+        print(f"docexec drift: the examples could not be run by {python}: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        main_run.close()
+        side_run.close()
+    ran = sideenv.base_version(side.versions().get("torch", "?"))
+    if torch is not None and ran != sideenv.base_version(torch):
+        print(f"docexec drift: {python} runs PyTorch {ran}, not {torch}", file=sys.stderr)
+        return 2
+    found = drift.make_record(main, side, torch or ran, root, SNIPPETS_DIR)
+    broken = main.problems()
+    if broken:
+        print(f"docexec drift: the course has {len(broken)} problem(s) on PyTorch {found.baseline} itself (`make "
+              "check` lists them); the examples that fail there are not compared", file=out)
+    for line in drift.report(found):
+        print(line, file=out)
+    if not record:
+        kept = "the record was not written (RECORD=0)"
+    elif drift.write(root, found):
+        kept = f"written to {drift.RECORD}: commit it, and the site shows it (What changes in PyTorch {found.torch})"
+    else:
+        kept = f"{drift.RECORD} is up to date"
+    print(f"docexec drift: {drift.summary(found)}; {kept}", file=out)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m docexec", description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=["check", "fix", "notebooks"])
+    parser.add_argument("command", choices=["check", "fix", "notebooks", "drift", "upgrade"])
     parser.add_argument("paths", nargs="*", help="snippet files (default: every snippet); for notebooks: "
                                                  "the folder to write them to (default: site/notebooks)")
     parser.add_argument("--root", default=".", help="repository root (default: current directory)")
+    parser.add_argument("--torch", help="drift, upgrade: the other PyTorch version (its environment is made under "
+                                        f"{sideenv.DRIFT_DIR}/ if missing)")
+    parser.add_argument("--python", help="drift, upgrade: run the other version with this interpreter instead")
+    parser.add_argument("--no-record", action="store_true", help=f"drift: do not write {drift.RECORD}")
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()
+    if args.command in ("drift", "upgrade"):
+        return _other_torch(args, root)
     if args.command == "notebooks":
         out = Path(args.paths[0] if args.paths else "site/notebooks")
         return 1 if notebooks(Runner(root, SNIPPETS_DIR), out) else 0
@@ -157,9 +214,29 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if left else 0
     runner.start(paths)
     problems = runner.wait().problems()
+    try:
+        drift.current(root, SNIPPETS_DIR)
+    except drift.RecordNotShownError as refused:  # reported, not counted: it is not shown, nothing else
+        print(refused.problem)
     for problem in problems:
         print(problem)
         if problem.detail:
             print("    " + problem.detail.replace("\n", "\n    "))
     print(f"docexec check: {len(paths)} snippet(s), {len(problems)} problem(s)")
     return 1 if problems else 0
+
+
+def _other_torch(args: argparse.Namespace, root: Path) -> int:
+    """``drift`` and ``upgrade``: check their arguments, run them, turn a worker failure into one line."""
+    if args.torch is None and (args.command == "upgrade" or args.python is None):
+        print(f"docexec {args.command}: say which PyTorch: make {args.command} TORCH=<version> (such as 2.14.1)",
+              file=sys.stderr)
+        return 2
+    if args.command == "drift":
+        return drift_report(root, args.torch, args.python, not args.no_record)
+    try:
+        return upgrade.upgrade(root, args.torch, args.python)
+    except ExecutionError as exc:
+        print(f"docexec upgrade: the examples could not be run on PyTorch {args.torch}: {exc}; no file was changed",
+              file=sys.stderr)
+        return 2

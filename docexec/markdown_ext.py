@@ -245,6 +245,8 @@ class SnippetOutputExtension(Extension):
         if build is None or build.stale():
             build = builds.begin(self.root, self.folder, _include_paths(md, self.root),
                                  self.getConfig("docs_dir"), watch=True)
+            if build.drift_problem is not None:  # reported, not failed: see docexec.drift_page
+                print(f"docexec: {build.drift_problem}", file=sys.stderr)
         return build
 
     def fail(self, problems: list[Problem], build: builds.Build) -> None:

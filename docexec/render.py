@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from html import escape, unescape
 from pathlib import Path
 
+from .drift_page import Note
 from .includes import Fence
 from .results import Results
 
@@ -111,6 +112,26 @@ def figure_html(drawing: str, caption: str) -> str:
     """A figure: ``drawing`` (a ``labelled`` SVG element, or a place for one), ``caption`` (HTML) under it."""
     caption_html = f"<figcaption>{caption}</figcaption>" if caption else ""
     return f'<figure class="docexec-figure">\n{drawing}\n{caption_html}</figure>'
+
+
+def drift_note_html(note: Note) -> str:
+    """The note under an output block that another PyTorch prints differently (``docexec.drift_page``):
+    a Material ``info`` admonition whose id is what the page "What changes in PyTorch <version>" links to."""
+    body = []
+    for part in note.parts:
+        if len(note.parts) > 1:
+            body.append(f"<p><code>{escape(part.target)}</code>:</p>")
+        if part.added:
+            body.append(f"<pre><code>{escape(part.added)}\n</code></pre>")
+        if part.removed:
+            body.append(f"<p>It no longer prints:</p>\n<pre><code>{escape(part.removed)}\n</code></pre>")
+        if part.failure:
+            body.append(f"<p>Its run fails: <code>{escape(part.failure)}</code></p>")
+        if part.figure:
+            body.append("<p>It draws a different graph.</p>")
+    title = f"PyTorch {escape(note.torch)} prints" if note.parts[0].added else f"On PyTorch {escape(note.torch)}"
+    return (f'<div class="admonition info docexec-drift" id="{note.id}">\n<p class="admonition-title">{title}</p>\n'
+            + "\n".join(body) + "\n</div>")
 
 
 def slug(name: str) -> str:

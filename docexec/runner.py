@@ -49,15 +49,20 @@ class Runner:
             (``docexec.cache``); False runs everything.
         execute: False switches execution off altogether: no snippet runs, pages show no output
             (for measuring the cost of execution; see ``tools/bench.py``).
+        python: the interpreter the worker runs (default: this one). Another interpreter (another
+            PyTorch, see ``docexec.drift``) runs without the run cache, whose keys name this
+            interpreter's torch.
     """
 
     def __init__(self, root: Path, folder: str = SNIPPETS_DIR, jobs: int | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, cache: bool = True, execute: bool = True):
+                 timeout: float = DEFAULT_TIMEOUT, cache: bool = True, execute: bool = True,
+                 python: str | None = None):
         self.root = Path(root).resolve()
         self.folder = folder
         self.jobs = jobs
         self.timeout = timeout
-        self.cache = RunCache(self.root) if cache else None
+        self.python = python
+        self.cache = RunCache(self.root) if cache and python is None else None
         self.execute = execute
         self.futures: dict[str, Future] = {}  # the latest run's snippets, in the order they were given
         self.executed: list[str] = []  # the paths of the latest run that had to run (not cached)
@@ -96,7 +101,7 @@ class Runner:
             # An entry that is there is not read here: if it turns out stale (a helper changed), the
             # run starts the worker itself, only later.
             if key is None or not self.cache.has(key):
-                self._worker = start_worker(self.root)
+                self._worker = start_worker(self.root, self.python)
                 return
         self._looked = True
 
@@ -130,7 +135,7 @@ class Runner:
                 stop_worker(worker, grace=0)
             self._prune(every, keys)
             return
-        self._proc = worker if worker is not None else start_worker(self.root)
+        self._proc = worker if worker is not None else start_worker(self.root, self.python)
         self._failure = None
         self._thread = threading.Thread(target=self._run, args=(limits, keys, every), name="docexec-run", daemon=True)
         self._thread.start()

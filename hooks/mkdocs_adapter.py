@@ -9,7 +9,8 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
   the rest run in the background while MkDocs converts the pages.
 * ``on_files``: every page is read once (``Build.page``); a bad include or diagram stops the build
   here, with ``docs/<page>.md:<line>`` or the diagram's file; each chapter's notebook is added
-  (notebooks whose snippets wait for a slow import last).
+  (notebooks whose snippets wait for a slow import last), and with a drift record the page "What
+  changes in PyTorch <version>" (``docexec.drift_page``), at the end of the nav.
 * ``on_pre_page`` of a notebook page: waits for that chapter's snippets and writes the notebook.
 * ``on_env``, after every page is converted and before any is written: waits for the whole run,
   logs it, stops the build on any problem (``Abort``, one ``file:line: reason`` line each), draws
@@ -33,6 +34,7 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import File, InclusionLevel
 
 from docexec import build as builds
+from docexec import drift_page
 from docexec.execute import ExecutionError
 from docexec.figures import GraphvizError
 from docexec.files import write_atomically
@@ -101,6 +103,8 @@ def on_pre_build(config):
     with _aborting():
         build = builds.begin(_root(config), _folder(config), _include_paths(config), Path(config.docs_dir).name)
         build.drawings.program  # noqa: B018 - looked up once per build: a server notices Graphviz installed
+    if build.drift_problem is not None:  # reported, not failed: see docexec.drift_page
+        log.info(str(build.drift_problem))
 
 
 @event_priority(100)  # before mkdocs-jupyter turns .ipynb files into pages
@@ -113,11 +117,12 @@ def on_files(files, config):
     others are converted while those snippets still run."""
     build = _build(config)
     docs = Path(config.docs_dir).name
-    problems, notebooks = [], []
+    problems, notebooks, pages = [], [], []
     for file in files.documentation_pages(inclusion=InclusionLevel.all):
         text = Path(file.abs_src_path).read_text(encoding="utf-8-sig")
         page = build.page(text, f"{docs}/{file.src_uri}")
         problems += page.problems
+        pages.append((file.src_uri, page))
         if page.snippets and not page.problems and file.inclusion.is_included():
             name = f"{NOTEBOOKS}/{Path(file.src_uri).stem}.ipynb"
             build.notebooks[name] = page
@@ -132,6 +137,11 @@ def on_files(files, config):
     for _, _, name in sorted(notebooks):
         files.append(File(name, src_dir=str(out), dest_dir=config.site_dir,
                           use_directory_urls=config.use_directory_urls))
+    if build.drift is not None:
+        files.append(File.generated(config, drift_page.PAGE, content=drift_page.page_markdown(build.drift, pages)))
+        entry = {f"What changes in PyTorch {build.drift.torch}": drift_page.PAGE}
+        if config.nav is not None and entry not in config.nav:
+            config.nav.append(entry)
     return files
 
 
@@ -197,6 +207,8 @@ def on_env(env, config, files):
         for file in files.documentation_pages(inclusion=InclusionLevel.all):  # drafts too: `serve` shows them
             if file.page is not None and file.page.content is not None:
                 file.page.content = build.fill(file.page.content, results, drawings=False)
+                if build.drift is not None and file.page.present_anchor_ids is not None:  # the notes' ids
+                    file.page.present_anchor_ids.update(drift_page.anchors_in(file.page.content))
     # Pages are written, and listed in the sitemap, in the order of files: the notebooks' own order
     # again (on_files ordered them by what was cached), so that every build writes the same bytes.
     for name in build.notebooks:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -9,6 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The PyTorch the course pins (requirements.txt), so that no test names it: `make upgrade` moves it.
+PIN = re.search(r"^torch==(\S+)$", (ROOT / "requirements.txt").read_text(encoding="utf-8"), re.M).group(1)
 
 
 def write_snippets(root: Path, files: dict[str, str]) -> list[str]:

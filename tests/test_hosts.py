@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import PIN, ROOT
 
 HOSTS = {
     "mkdocs": ["-m", "mkdocs", "build", "--strict", "--site-dir", "site"],
@@ -30,6 +30,8 @@ def copy_site(target: Path) -> Path:
     shutil.copy2(ROOT / "mkdocs.yml", target / "mkdocs.yml")
     for name in ("docs", "snippets", "hooks", "diagrams", "docexec", "includes"):
         shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+    if (ROOT / "drift.json").is_file():  # the committed drift record: its notes (and, with the hook, its page)
+        shutil.copy2(ROOT / "drift.json", target / "drift.json")
     if (ROOT / ".cache/docexec/runs").is_dir():
         shutil.copytree(ROOT / ".cache/docexec/runs", target / ".cache/docexec/runs")
     return target
@@ -88,7 +90,11 @@ def test_the_site_builds_with_outputs_and_figures(host, tmp_path):
     page = (root / "site/02-backward-pass/index.html").read_text(encoding="utf-8")
     assert page.count('<span class="filename">Output</span>') >= 8
     assert '<figure class="docexec-figure">\n<svg role="img" aria-label="Autograd graph: ' in page
-    assert "PyTorch 2.13.0" in page and "<!--docexec-" not in page
+    assert f"PyTorch {PIN}" in page and "<!--docexec-" not in page
+    if (root / "drift.json").is_file():  # the extension puts the notes in on any host; the page needs the hook
+        assert '<div class="admonition info docexec-drift"' in (root / "site/04-leaf-tensors/index.html").read_text(
+            encoding="utf-8")
+        assert (root / "site/what-changes/index.html").is_file() == (host == "properdocs")
 
 
 @pytest.mark.parametrize("host", list(HOSTS))

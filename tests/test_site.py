@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import PIN, ROOT
 
 
 def mkdocs_build(root: Path, site: Path) -> subprocess.CompletedProcess:
@@ -54,7 +54,7 @@ def test_every_example_on_a_chapter_is_followed_by_its_output(site, page):
     built = (site / page / "index.html").read_text(encoding="utf-8")
     outputs = re.findall(r'<span class="filename">Output</span>', built)
     assert includes and len(outputs) == len(includes)
-    assert "PyTorch 2.13.0" in text_of(built)
+    assert f"PyTorch {PIN}" in text_of(built)
 
 
 @pytest.mark.parametrize("name", ["index.html", "01-computational-graph/index.html", "contributing/index.html"])
@@ -70,6 +70,25 @@ def test_chapter_shows_real_outputs(site):
     built = text_of((site / "01-computational-graph/index.html").read_text(encoding="utf-8"))
     assert "tensor(7., grad_fn=&lt;AddBackward0&gt;)" in built or "tensor(7., grad_fn=<AddBackward0>)" in built
     assert "element 0 of tensors does not require grad and does not have a grad_fn" in built
+
+
+def test_the_committed_drift_record_gives_its_page_and_a_note_under_each_changed_output(site):
+    """The real record (``make drift TORCH=...``, committed): every example it lists is on the page,
+    linked to a note that sits on its chapter, under an output block."""
+    from docexec import drift
+
+    if not (ROOT / "drift.json").is_file():
+        pytest.skip("no drift record is committed (make upgrade removes it; make drift TORCH=<version> writes one)")
+    record = drift.loads((ROOT / "drift.json").read_text(encoding="utf-8"))
+    page = (site / "what-changes/index.html").read_text(encoding="utf-8")
+    assert re.search(rf'<h1 id="[\w-]+">What changes in PyTorch {re.escape(record.torch)}<', page)
+    links = re.findall(r'href="\.\./([\w-]+)/#(drift-[\w-]+)"', page)
+    assert len(links) == len(record.examples) > 0
+    for chapter, anchor in links:
+        built = (site / chapter / "index.html").read_text(encoding="utf-8")
+        note = built.index(f'<div class="admonition info docexec-drift" id="{anchor}">')
+        assert built.rfind('<span class="filename">Output</span>', 0, note) > built.rfind("</figure>", 0, note)
+        assert f"PyTorch {record.torch} prints" in built[note:note + 400]
 
 
 def _replace(path: Path, old: str, new: str) -> None:
