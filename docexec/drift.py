@@ -35,6 +35,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import claims, figures
+from .execute import RunResult
 from .files import write_atomically
 from .problems import Problem
 from .results import Results, run_problem
@@ -155,10 +156,10 @@ def compare(main: Results, side: Results, root: Path, folder: str) -> dict[str, 
         if after is None or not before.ok:
             continue
         source = main.sources[path]
-        drift = ExampleDrift(path, claims=_claims(source, before.prints, after.prints, after.ok))
+        drift = ExampleDrift(path, claims=_claims(source, before.masked_prints(), after.masked_prints(), after.ok))
         if not after.ok:
             drift.failure, drift.failure_line = neutral(run_problem(after).message), after.error_line
-        drift.new_warnings, drift.gone_warnings = _warnings(before.chunks, after.chunks)
+        drift.new_warnings, drift.gone_warnings = _warnings(before, after)
         if after.ok:
             drift.figure = _figure_diff(root, folder, path, after.graph_dot, main.versions(), side.versions())
         name = path.removeprefix(f"{folder}/")
@@ -191,22 +192,23 @@ def _claims(source: str, before: list, after: list, complete: bool) -> list[Clai
     return changes
 
 
-def _warnings(before: list, after: list) -> tuple[list[Warned], list[Warned]]:
+def _warnings(before: RunResult, after: RunResult) -> tuple[list[Warned], list[Warned]]:
     """The warnings only ``after`` writes and those only ``before`` writes, told apart by category
-    and message (file locations in the message, such as a C++ line, do not count)."""
+    and message (file locations in the message, such as a C++ line, do not count; addresses are
+    masked as each run found them)."""
     old, new = _warned(before), _warned(after)
     return [w for key, w in new.items() if key not in old], [w for key, w in old.items() if key not in new]
 
 
-def _warned(chunks: list) -> dict[tuple[str, str], Warned]:
+def _warned(result: RunResult) -> dict[tuple[str, str], Warned]:
     found = {}
-    for line, text, stream in chunks:
+    for line, text, stream in result.chunks:
         if stream != "stderr":
             continue
         for row in text.splitlines():
             match = _WARNING.match(row)
             if match:
-                message = neutral(claims.normalize(match.group("message")))
+                message = neutral(claims.mask(match.group("message"), result.addresses))
                 key = (match.group("category"), _LOCATION.sub("…", message))
                 found.setdefault(key, Warned(line, f"{match.group('category')}: {message}"))
     return found
