@@ -292,9 +292,16 @@ class _Group:
         open(proc.raw_path, "w").close()
         self.out.flush()
         me = os.getpid()
+        # In a sub-worker, the snippet starts only once the worker has been told it holds a slot:
+        # a snippet that kills the sub-worker at once must not take the slot with it.
+        go_read, go_write = os.pipe() if self.announce else (-1, -1)
         pid = os.fork()
         if pid == 0:
             try:
+                if go_read >= 0:
+                    os.close(go_write)
+                    os.read(go_read, 1)
+                    os.close(go_read)
                 run_child(self.request.root, display, proc.events_path, proc.raw_path, os.path.join(folder, "cwd"),
                           limits, stop_handler=stop_everything, parent=me)
             finally:
@@ -303,8 +310,11 @@ class _Group:
         proc.exit_fd = _exit_fd(pid)
         LIVE.running[pid] = proc
         if self.announce:
+            os.close(go_read)
             self.out.write(f"+{pid} {display}\n")
             self.out.flush()
+            os.write(go_write, b"+")
+            os.close(go_write)
 
     def _reap(self, pid: int) -> bool:
         """Report snippet process ``pid`` if it has ended or ran past its timeout (then stopped).
