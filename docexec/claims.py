@@ -26,7 +26,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from .problems import Problem
-from .snippets import split_lines
+from .snippets import LINE_LIMIT, split_lines
 
 #: A memory address as CPython and PyTorch print it in a repr (``<... object at 0x7f03b095d810>``):
 #: hexadecimal after "at ". Other hexadecimal numbers (``hex(255)``) are left alone.
@@ -296,8 +296,9 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
 
     Claims that hold are left exactly as written (so hand-written ``...`` patterns survive), notes
     after `` -> `` are kept, and a print that never ran is left alone. Single-line output goes in
-    the comment (``# value -> note``); output of several lines, or text containing `` -> ``, goes
-    in ``#>`` lines below the call.
+    the comment (``# value -> note``) when the line stays within ``snippets.LINE_LIMIT``; output of
+    several lines, text containing `` -> `` or a line that would grow longer goes in ``#>`` lines
+    below the call.
 
     Raises:
         ClaimSyntaxError: ``source`` does not parse; nothing is rewritten.
@@ -333,9 +334,8 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
         )
         end_text = lines[site.end_line - 1].rstrip("\r\n")
         code = end_text[: site.comment_col].rstrip() if site.comment_col is not None else end_text.rstrip()
-        if inline:
-            comment = got[0] + (_ARROW + site.note if site.note else "")
-            new_end = f"{code}  # {comment}"
+        new_end = f"{code}  # {got[0]}" + (_ARROW + site.note if site.note else "")
+        if inline and len(new_end) <= LINE_LIMIT:
             block: list[str] = []
         else:
             new_end = f"{code}  # -> {site.note}" if site.note else code
