@@ -138,6 +138,13 @@ def note_html(versions: dict[str, str], minutes: int, extra: str = "") -> str:
     return f"{note}\n\n{extra}\n" if note else f"{extra}\n"
 
 
+def notebook_nav_html(title: str, chapter: str, download: str) -> str:
+    """The line at the top of a chapter notebook's page: a link back to the chapter (``title`` at
+    the address ``chapter``) and a button that downloads the notebook (from ``download``)."""
+    return (f'<p class="docexec-notebook-nav"><a href="{escape(chapter)}">← Back to the chapter: {escape(title)}</a>'
+            f' <a class="md-button" href="{escape(download)}" download>Download this notebook (.ipynb)</a></p>')
+
+
 def abbreviate_code(html: str, terms: dict[str, str]) -> str:
     """Wrap each ``<code>`` element of ``html`` whose whole text is a key of ``terms`` (term ->
     its title) in ``<abbr title="...">``, except the text of a ``<pre><code>`` block."""
