@@ -39,8 +39,8 @@ SHOTS = ROOT / ".cache" / "screenshots"
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):
         raise RuntimeError(f"{CHROMIUM} is missing; .ci/run must install Debian's chromium")
-    pytest.skip(f"no browser at {CHROMIUM}: install it with `sudo apt-get install -y chromium` to run these",
-                allow_module_level=True)
+    pytest.skip(f"no browser at {CHROMIUM}: install it with `apt-get update && apt-get install -y chromium` "
+                "(as root; otherwise `sudo` before each apt-get) to run these", allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 Image = pytest.importorskip("PIL.Image")
