@@ -9,7 +9,10 @@ inlined (Jupyter resolves them only within one cell), links to other pages point
 site, and concept diagrams become SVG attachments.
 
 The result is an ``nbformat`` 4.5 notebook as a ``dict`` (https://nbformat.readthedocs.io/en/latest/format_description.html);
-``dumps`` gives its JSON text, the same bytes for the same inputs.
+``dumps`` gives its JSON text, the same bytes for the same inputs. Its title is the chapter's with
+"(notebook)" after it, its first note links to the chapter, and its code cells are numbered as a
+kernel running it from the top numbers them. ``inline_figures`` puts the figures of the notebook's
+page (which nbconvert shows as images) in as inline SVG, as on the chapter's page.
 """
 
 from __future__ import annotations

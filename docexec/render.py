@@ -2,7 +2,8 @@
 
 ``include_output`` gives an include fence's output (as text for the page, as stream pieces for the
 notebook) and its figures; ``output_html``, ``figure_html`` and ``note_html`` turn them into the
-HTML a page shows. Nothing here runs or draws: the caller passes the results and the drawings.
+HTML a page shows, ``notebook_nav_html`` the links on top of a notebook's page. Nothing here runs
+or draws: the caller passes the results and the drawings.
 """
 
 from __future__ import annotations

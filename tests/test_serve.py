@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 
@@ -14,9 +15,10 @@ def serve(address: str) -> subprocess.CompletedProcess:
 
 
 def own_lines(proc: subprocess.CompletedProcess) -> list[str]:
-    """What the command wrote, but make's own closing "make: *** ... Error 1" line."""
+    """What the command wrote, but make's own closing "make: *** ... Error 1" line (``make[1]:``
+    under another make, such as ``make test``)."""
     return [line for line in (proc.stdout + proc.stderr).splitlines()
-            if line.strip() and not line.startswith("make: ***") and not line.startswith("$(")]
+            if line.strip() and not re.match(r"make(\[\d+\])?: \*\*\*", line)]
 
 
 def test_a_busy_port_gives_one_clear_line():
