@@ -34,7 +34,8 @@ $(NODE_STAMP): package.json package-lock.json
 setup: $(STAMP) $(NODE_STAMP)
 	@tools/ensure-graphviz
 
-serve: setup  ## serve the site at http://$(ADDR) with live reload
+serve: setup  ## serve the site at http://$(ADDR) with live reload (elsewhere: make serve ADDR=host:port)
+	@$(BIN)/python tools/address-free $(ADDR)
 	$(BIN)/mkdocs serve --livereload --dev-addr $(ADDR)
 
 build: setup  ## strict build into site/

@@ -28,7 +28,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from .problems import Problem
-from .snippets import split_lines
+from .snippets import LINE_LIMIT, split_lines
 
 #: Numbers that may be an address or an id: hexadecimal with six digits or more, decimal with seven
 #: or more (no address of a running process is lower). The run decides which ones were.
@@ -310,8 +310,9 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
 
     Claims that hold are left exactly as written (so hand-written ``...`` patterns survive), notes
     after `` -> `` are kept, and a print that never ran is left alone. Single-line output goes in
-    the comment (``# value -> note``); output of several lines, or text containing `` -> ``, goes
-    in ``#>`` lines below the call.
+    the comment (``# value -> note``) when the line stays within ``snippets.LINE_LIMIT``; output of
+    several lines, text containing `` -> `` or a line that would grow longer goes in ``#>`` lines
+    below the call.
 
     Raises:
         ClaimSyntaxError: ``source`` does not parse; nothing is rewritten.
@@ -347,9 +348,8 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
         )
         end_text = lines[site.end_line - 1].rstrip("\r\n")
         code = end_text[: site.comment_col].rstrip() if site.comment_col is not None else end_text.rstrip()
-        if inline:
-            comment = got[0] + (_ARROW + site.note if site.note else "")
-            new_end = f"{code}  # {comment}"
+        new_end = f"{code}  # {got[0]}" + (_ARROW + site.note if site.note else "")
+        if inline and len(new_end) <= LINE_LIMIT:
             block: list[str] = []
         else:
             new_end = f"{code}  # -> {site.note}" if site.note else code

@@ -21,7 +21,7 @@ from .files import write_atomically
 from .includes import include_folders
 from .results import run_problem
 from .runner import Runner
-from .snippets import SNIPPETS_DIR, discover
+from .snippets import SNIPPETS_DIR, discover, long_lines
 
 
 def _show(lines: list[str] | None) -> str:
@@ -62,6 +62,7 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
         for change in changes:
             print(f"{path}:{change.line}: {_show(change.before)}  =>  {_show(change.after)}", file=out)
         remaining = claims.check(path, new_source, claims.remap_prints(source, new_source, result.masked_prints()))
+        remaining += long_lines(path, new_source)  # fix keeps lines within the limit, but not a long code line
         for problem in remaining:
             print(str(problem), file=out)
         left += bool(remaining)

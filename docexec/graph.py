@@ -21,53 +21,51 @@ Arrows point the way the forward pass ran: from a Node to the Node that used its
 # --8<-- [start:to_dot]
 
 
-MAX_NODES = 60  # a figure shows at most this many backward Nodes; the rest become one "…" box
+MAX_NODES = 60  # at most this many backward Nodes; the rest share one "…" box
 
 
 def walk(tensors, limit=MAX_NODES):
-    """Collect the graph behind ``tensors`` (a mapping of name -> tensor, order kept).
+    """Collect the graph behind ``tensors`` (a mapping name -> tensor).
 
-    Returns ``(nodes, edges)``: ``nodes`` is a list of ``(id, kind, label)`` with ids ``t0, t1, ...``
-    for tensors and ``n0, n1, ...`` for backward Nodes in order of first visit, ``kind`` one of
-    ``tensor-leaf``, ``tensor-nonleaf``, ``tensor-nograd``, ``accumulate``, ``backward``;
-    ``edges`` is a list of ``(from id, to id, kind)`` with ``kind`` ``flow`` (between Nodes) or
-    ``join`` (between a tensor and its Node). Python's ``id()`` is used only to recognise an object
-    seen before, never in the result, so the same graph always gives the same lists. Beyond
-    ``limit`` Nodes, the rest are shown as one box ``… N more Nodes``.
+    Returns ``(nodes, edges)``. ``nodes`` is a list of ``(id, kind, label)``:
+    ids ``t0, t1, ...`` for tensors and ``n0, n1, ...`` for backward Nodes in
+    order of first visit; ``kind`` is ``tensor-leaf``, ``tensor-nonleaf``,
+    ``tensor-nograd``, ``accumulate`` or ``backward``. ``edges`` is a list of
+    ``(from id, to id, kind)``, ``kind`` being ``flow`` (between Nodes) or
+    ``join`` (between a tensor and its Node). ``id()`` only recognises an
+    object seen before, so the same graph always gives the same lists.
+    Beyond ``limit`` Nodes, the rest are one box ``… N more Nodes``.
     """
     nodes, edges, node_ids, tensor_ids, visited = [], [], {}, {}, []
     for name, tensor in tensors.items():
-        if id(tensor) in tensor_ids:
-            continue
-        tensor_ids[id(tensor)] = f"t{len(tensor_ids)}"
-        kind = "tensor-nonleaf" if tensor.grad_fn is not None else (
-            "tensor-leaf" if tensor.requires_grad else "tensor-nograd")
-        nodes.append((tensor_ids[id(tensor)], kind, _tensor_label(name, tensor)))
-    for tensor in tensors.values():  # depth first from each grad_fn, first input first
+        if id(tensor) not in tensor_ids:
+            tid = tensor_ids[id(tensor)] = f"t{len(tensor_ids)}"
+            nodes.append((tid, _kind(tensor), _tensor_label(name, tensor)))
+    for tensor in tensors.values():  # depth first, first input first
         stack = [tensor.grad_fn] if tensor.grad_fn is not None else []
         while stack:
             node = stack.pop()
             if id(node) in node_ids:
                 continue
             node_ids[id(node)] = f"n{len(visited)}"
-            visited.append(node)  # keeps the Node alive, so its id() cannot be reused meanwhile
+            visited.append(node)  # keeps it alive: its id() stays its own
             name = type(node).__name__
-            nodes.append((node_ids[id(node)], "accumulate" if name == "AccumulateGrad" else "backward", name))
-            stack.extend(reversed([parent for parent, _ in node.next_functions if parent is not None]))
-    if len(visited) > limit:  # keep the first ``limit`` Nodes; the others share one box
-        more = f"n{limit}"
-        nodes = [n for n in nodes if not n[0].startswith("n") or int(n[0][1:]) < limit]
-        nodes.append((more, "backward", f"… {len(visited) - limit} more Nodes"))
-        for node in visited[limit:]:
-            node_ids[id(node)] = more
-        visited = visited[:limit]
+            kind = "accumulate" if name == "AccumulateGrad" else "backward"
+            nodes.append((node_ids[id(node)], kind, name))
+            inputs = [p for p, _ in node.next_functions if p is not None]
+            stack.extend(reversed(inputs))
+    if len(visited) > limit:
+        nodes, visited = _cut(nodes, visited, node_ids, limit)
     for tensor in tensors.values():
-        if tensor.grad_fn is not None and (node_ids[id(tensor.grad_fn)], tensor_ids[id(tensor)], "join") not in edges:
-            edges.append((node_ids[id(tensor.grad_fn)], tensor_ids[id(tensor)], "join"))
+        if tensor.grad_fn is not None:
+            made_by = node_ids[id(tensor.grad_fn)]
+            edge = (made_by, tensor_ids[id(tensor)], "join")
+            if edge not in edges:
+                edges.append(edge)
     for node in visited:
-        variable = getattr(node, "variable", None)  # an AccumulateGrad Node holds its leaf
-        if variable is not None and id(variable) in tensor_ids:
-            edges.append((tensor_ids[id(variable)], node_ids[id(node)], "join"))
+        leaf = getattr(node, "variable", None)  # AccumulateGrad holds its leaf
+        if leaf is not None and id(leaf) in tensor_ids:
+            edges.append((tensor_ids[id(leaf)], node_ids[id(node)], "join"))
         for parent, _ in node.next_functions:
             if parent is not None:
                 edge = (node_ids[id(parent)], node_ids[id(node)], "flow")
@@ -76,19 +74,55 @@ def walk(tensors, limit=MAX_NODES):
     return nodes, edges
 
 
+def _cut(nodes, visited, node_ids, limit):
+    """Keep the first ``limit`` Nodes; the others share one box."""
+    more = f"n{limit}"
+    nodes = [n for n in nodes
+             if not n[0].startswith("n") or int(n[0][1:]) < limit]
+    nodes.append((more, "backward", f"… {len(visited) - limit} more Nodes"))
+    for node in visited[limit:]:
+        node_ids[id(node)] = more
+    return nodes, visited[:limit]
+
+
+def _kind(tensor):
+    if tensor.grad_fn is not None:
+        return "tensor-nonleaf"
+    return "tensor-leaf" if tensor.requires_grad else "tensor-nograd"
+
+
 def _tensor_label(name, tensor):
     shape = "scalar" if tensor.dim() == 0 else f"shape {tuple(tensor.shape)}"
     dtype = str(tensor.dtype).replace("torch.", "")
     facts = [shape] + ([dtype] if dtype != "float32" else [])
     kind = "non-leaf" if tensor.grad_fn is not None else "leaf"
     grad = "requires grad" if tensor.requires_grad else "no grad"
-    return f"{name}\n{' · '.join(facts)}\n{kind} · {grad}"
+    return f"{name}\n{' · '.join(facts)}\n{kind}\n{grad}"
+
+
+def direction(nodes, edges):
+    """``"TB"`` (top to bottom) for a graph at least as deep as it is broad,
+    such as a long chain, else ``"LR"`` (left to right): a page's column
+    limits a figure's width, not its height. Depth counts the boxes on the
+    longest path; breadth, the most boxes at the same depth."""
+    depth = {node_id: 0 for node_id, _, _ in nodes}
+    for _ in nodes:  # as many rounds as boxes, at most: ends on any graph
+        changed = False
+        for start, end, _ in edges:
+            if start != end and depth[end] <= depth[start]:
+                depth[end], changed = depth[start] + 1, True
+        if not changed:
+            break
+    levels = list(depth.values()) or [0]
+    broadest = max(levels.count(level) for level in levels)
+    return "TB" if broadest <= max(levels) + 1 else "LR"
 
 
 STYLE = {
     "tensor-leaf": 'shape=box style="rounded,filled" fillcolor="#dbeafe"',
     "tensor-nonleaf": 'shape=box style="rounded,filled" fillcolor="#ede9fe"',
-    "tensor-nograd": 'shape=box style="rounded,dashed,filled" fillcolor="#f3f4f6"',
+    "tensor-nograd":
+        'shape=box style="rounded,dashed,filled" fillcolor="#f3f4f6"',
     "accumulate": 'shape=box style=filled fillcolor="#dcfce7"',
     "backward": 'shape=box style=filled fillcolor="#fef3c7"',
     "flow": "",
@@ -100,23 +134,28 @@ def to_dot(tensors, name="autograd"):
     """Return DOT text for the autograd graph behind ``tensors``.
 
     Args:
-        tensors: a mapping of variable name -> ``torch.Tensor`` (for example ``{"x": x, "y": y}``);
-            its order decides the order of the figure's boxes.
-        name: the graph's name in the DOT text (letters, digits and ``_`` only).
+        tensors: a mapping of variable name -> ``torch.Tensor`` (for example
+            ``{"x": x, "y": y}``); its order decides the order of the boxes.
+        name: the graph's name in the DOT text (letters, digits, ``_``).
 
     Returns:
-        The DOT source as a ``str`` ending in a newline: byte-identical for the same graph.
+        The DOT source as a ``str`` ending in a newline: byte-identical for
+        the same graph. Long chains run top to bottom (``direction``).
     """
     nodes, edges = walk(tensors)
+    font = 'fontname="Helvetica,Arial,sans-serif" fontsize=11'
     out = [f"digraph {name} {{",
-           '  rankdir=LR bgcolor="transparent" nodesep=0.25 ranksep=0.35',
-           '  node [fontname="Helvetica,Arial,sans-serif" fontsize=11 color="#475569" penwidth=1]',
+           f'  rankdir={direction(nodes, edges)} bgcolor="transparent"'
+           " nodesep=0.25 ranksep=0.35",
+           f'  node [{font} color="#475569" penwidth=1]',
            '  edge [color="#475569"]']
     for node_id, kind, label in nodes:
-        text = label.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        text = label.replace("\\", "\\\\").replace('"', '\\"')
+        text = text.replace("\n", "\\n")
         out.append(f'  {node_id} [label="{text}" class="{kind}" {STYLE[kind]}]')
     for start, end, kind in edges:
-        out.append(f'  {start} -> {end} [class="{kind}"{" " + STYLE[kind] if STYLE[kind] else ""}]')
+        style = f" {STYLE[kind]}" if STYLE[kind] else ""
+        out.append(f'  {start} -> {end} [class="{kind}"{style}]')
     out.append("}")
     return "\n".join(out) + "\n"
 # --8<-- [end:to_dot]

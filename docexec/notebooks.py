@@ -9,19 +9,24 @@ inlined (Jupyter resolves them only within one cell), links to other pages point
 site, and concept diagrams become SVG attachments.
 
 The result is an ``nbformat`` 4.5 notebook as a ``dict`` (https://nbformat.readthedocs.io/en/latest/format_description.html);
-``dumps`` gives its JSON text, the same bytes for the same inputs.
+``dumps`` gives its JSON text, the same bytes for the same inputs. Its title is the chapter's with
+"(notebook)" after it, its first note links to the chapter, and its code cells are numbered as a
+kernel running it from the top numbers them. ``inline_figures`` puts the figures of the notebook's
+page (which nbconvert shows as images) in as inline SVG, as on the chapter's page.
 """
 
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import re
+from html import unescape
 from pathlib import Path
 
 from .figures import Drawings
 from .includes import Fence, Page
-from .render import include_output
+from .render import figure_html, include_output, labelled
 from .results import Results
 from .snippets import included_text
 
@@ -75,6 +80,7 @@ class _Cells:
         self.cells: list[dict] = []
         self.prose: list[str] = []
         self.attachments: dict = {}
+        self.count = 0  # code cells so far
 
     def flush(self) -> None:
         body = self.to_markdown("\n".join(self.prose).strip("\n"))
@@ -87,9 +93,12 @@ class _Cells:
         self.attachments.clear()
 
     def code(self, source: str, outputs: list[dict]) -> None:
+        """A code cell; cells are numbered 1, 2, ... as a kernel running the notebook from the top
+        numbers them (``tests/test_notebooks.py`` runs it so and compares the outputs)."""
         self.flush()
+        self.count += 1
         self.cells.append({"cell_type": "code", "id": f"cell-{len(self.cells)}", "metadata": {},
-                           "execution_count": None, "source": source, "outputs": outputs})
+                           "execution_count": self.count, "source": source, "outputs": outputs})
 
 
 def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url: str = "") -> dict:
@@ -132,12 +141,13 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
         else:
             line = prose.line(page.lines[index], index in page.fenced)
             if line is not None:
-                cells.prose.append(line)
+                cells.prose.append(f"{line} {NOTEBOOK_TITLE}" if index == page.title else line)
         if index == page.title and results.versions():
             versions = results.versions()
-            cells.prose.append(f"\n*This notebook was generated from the site's page and run with PyTorch "
-                               f"{versions.get('torch')} on Python {versions.get('python')}; the outputs below "
-                               "are that run's. Each code cell runs on its own.*")
+            chapter = _chapter_link(page, site_url)
+            cells.prose.append(f"\n*This notebook was generated from the site's page {chapter} and run with "
+                               f"PyTorch {versions.get('torch')} on Python {versions.get('python')}; the outputs "
+                               "below are that run's. Each code cell runs on its own.*")
         index += 1
     cells.flush()
     return {
@@ -149,6 +159,23 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
         "nbformat": 4,
         "nbformat_minor": 5,
     }
+
+
+#: What a notebook's title adds to its chapter's, so that the notebook's page is told from the chapter.
+NOTEBOOK_TITLE = "(notebook)"
+
+
+def title_of(page: Page) -> str:
+    """The text of a page's ``# `` title ("" without one)."""
+    return page.lines[page.title].lstrip("#").strip() if page.title is not None else ""
+
+
+def _chapter_link(page: Page, site_url: str) -> str:
+    """A Markdown link to the chapter on the published site (relative to the notebook's own page,
+    ``notebooks/<page>/``, without ``site_url``)."""
+    stem = Path(page.name).stem
+    base = site_url.rstrip("/") + "/" if site_url else "../../"
+    return f"[{title_of(page)}]({base}{stem}/)"
 
 
 def _fence_cells(fence: Fence, results: Results, drawings: Drawings, cells: _Cells) -> None:
@@ -164,9 +191,32 @@ def _fence_cells(fence: Fence, results: Results, drawings: Drawings, cells: _Cel
         outputs = [{"output_type": "stream", "name": stream, "text": text} for stream, text in pieces]
         if number == len(fence.includes) - 1:
             outputs += [{"output_type": "display_data", "metadata": {},
-                         "data": {"image/svg+xml": drawings.svg(figure.dot, "nb"), "text/plain": figure.alt}}
+                         "data": {"image/svg+xml": labelled(drawings.svg(figure.dot, "nb"), figure.alt),
+                                  "text/plain": figure.alt}}
                         for figure in out.figures]
         cells.code(included_text(results.source(include.file), include.section), outputs)
+
+
+#: How nbconvert (mkdocs-jupyter) shows an SVG output on a notebook's page: an image of the document.
+_SVG_IMAGE = re.compile(r'<img(?: alt="(?P<alt>[^"]*)")? src="data:image/svg\+xml;base64,(?P<data>[A-Za-z0-9+/=]+)"'
+                        r'[^>]*>')
+
+
+def inline_figures(html: str) -> str:
+    """A notebook page's HTML with each SVG output, which nbconvert shows as an image, put in as an
+    inline figure, as on the chapter's page: the palettes colour it (an image's insides cannot be
+    styled) and the figure opens full screen. Its text alternative is the SVG's own label, or the
+    image's alt text (a concept diagram's). Each figure's ids get a prefix of their own (``nb0-``,
+    ``nb1-``, ...)."""
+    numbers = itertools.count()
+
+    def inline(match: re.Match) -> str:
+        svg = base64.b64decode(match.group("data")).decode().replace(' id="nb-', f' id="nb{next(numbers)}-')
+        if 'role="img"' not in svg[: svg.find(">")]:  # a concept diagram: its alt text is the image's
+            svg = labelled(svg, unescape(match.group("alt") or ""))
+        return figure_html(svg, "")
+
+    return _SVG_IMAGE.sub(inline, html)
 
 
 def dumps(notebook: dict) -> str:

@@ -2,7 +2,8 @@
 
 ``include_output`` gives an include fence's output (as text for the page, as stream pieces for the
 notebook) and its figures; ``output_html``, ``figure_html`` and ``note_html`` turn them into the
-HTML a page shows. Nothing here runs or draws: the caller passes the results and the drawings.
+HTML a page shows, ``notebook_nav_html`` the links on top of a notebook's page. Nothing here runs
+or draws: the caller passes the results and the drawings.
 """
 
 from __future__ import annotations
@@ -162,6 +163,13 @@ def note_html(versions: dict[str, str], minutes: int, extra: str = "") -> str:
     if not extra:
         return note
     return f"{note}\n\n{extra}\n" if note else f"{extra}\n"
+
+
+def notebook_nav_html(title: str, chapter: str, download: str) -> str:
+    """The line at the top of a chapter notebook's page: a link back to the chapter (``title`` at
+    the address ``chapter``) and a button that downloads the notebook (from ``download``)."""
+    return (f'<p class="docexec-notebook-nav"><a href="{escape(chapter)}">← Back to the chapter: {escape(title)}</a>'
+            f' <a class="md-button" href="{escape(download)}" download>Download this notebook (.ipynb)</a></p>')
 
 
 def abbreviate_code(html: str, terms: dict[str, str]) -> str:

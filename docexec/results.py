@@ -15,7 +15,7 @@ from pathlib import Path
 from . import claims, figures
 from .execute import RunResult
 from .problems import Problem
-from .snippets import read_source, sections, split_target
+from .snippets import long_lines, read_source, sections, split_target
 
 #: Output longer than this (characters) is cut, on the page and in the notebook alike, with a note
 #: saying how much was cut.
@@ -97,11 +97,13 @@ class Results:
 
     def problems(self) -> list[Problem]:
         """Every failure of the runs: snippets that raised, hung or crashed, claims that do not hold,
-        and (when every run succeeded) committed DOT files that are missing, stale or orphaned."""
+        lines longer than ``snippets.LINE_LIMIT``, and (when every run succeeded) committed DOT files
+        that are missing, stale or orphaned."""
         found: list[Problem] = []
         for result in self.runs.values():
             if not result.ok:
                 found.append(run_problem(result))
+            found.extend(long_lines(result.path, self.sources[result.path]))
             found.extend(result.claim_problems if result.claim_problems is not None else check_claims(
                 result, self.sources[result.path]))
         if all(r.ok for r in self.runs.values()):

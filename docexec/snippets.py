@@ -16,7 +16,12 @@ import re
 import textwrap
 from pathlib import Path
 
+from .problems import Problem
+
 SNIPPETS_DIR = "snippets"
+#: The longest line a snippet may have, in characters: a page's code block shows about 83 at
+#: 1280 px, so a line within this limit is never cut off there, claim and note included.
+LINE_LIMIT = 80
 
 # The section marker and include syntax of pymdownx.snippets 13.x (its own regular expressions,
 # reduced to the forms this project uses).
@@ -108,6 +113,16 @@ def included_text(source: str, section: str | None = None) -> str:
         return "\n".join(line for line in lines if not _SECTION.match(line)).strip("\n")
     first, last = sections(source)[section]
     return textwrap.dedent("\n".join(lines[first - 1: last])).strip("\n")
+
+
+def long_lines(path: str, source: str, limit: int = LINE_LIMIT) -> list[Problem]:
+    """One problem per line of ``source`` longer than ``limit`` characters (``path`` names the file
+    in it): the rule every snippet, and every file a page shows, keeps so that readers see each
+    line whole, the notes after `` -> `` included."""
+    return [Problem(path, number, f"line is {len(line)} characters; the limit is {limit}, so that the line "
+                                  "shows whole in a page's code block: break the code, move the claim into '#>' "
+                                  "lines below the print, or put the note on a comment line above it")
+            for number, line in enumerate(split_lines(source), start=1) if len(line) > limit]
 
 
 def split_target(target: str) -> tuple[str, str | None]:

@@ -11,7 +11,9 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
   here, with ``docs/<page>.md:<line>`` or the diagram's file; each chapter's notebook is added
   (notebooks whose snippets wait for a slow import last), and with a drift record the page "What
   changes in PyTorch <version>" (``docexec.drift_page``), at the end of the nav.
-* ``on_pre_page`` of a notebook page: waits for that chapter's snippets and writes the notebook.
+* ``on_pre_page`` of a notebook page: waits for that chapter's snippets and writes the notebook;
+  ``on_page_content`` puts a link back to the chapter and a download button on its page, and its
+  figures inline.
 * ``on_env``, after every page is converted and before any is written: waits for the whole run,
   logs it, stops the build on any problem (``Abort``, one ``file:line: reason`` line each), draws
   the figures and fills every page's places but the drawings.
@@ -34,12 +36,12 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import File, InclusionLevel
 
 from docexec import build as builds
-from docexec import drift_page
+from docexec import drift_page, render
 from docexec.execute import ExecutionError
 from docexec.figures import GraphvizError
 from docexec.files import write_atomically
 from docexec.includes import include_folders
-from docexec.notebooks import chapter_notebook, dumps
+from docexec.notebooks import chapter_notebook, dumps, inline_figures, title_of
 from docexec.results import UnknownTargetError
 
 log = get_plugin_logger("docexec")
@@ -162,6 +164,20 @@ def on_pre_page(page, config, files):
     if not target.is_file() or target.read_text(encoding="utf-8") != content:
         write_atomically(target, content)
     return page
+
+
+def on_page_content(html, page, config, files):
+    """On a chapter notebook's page: a link back to the chapter and a download button on top, and
+    the figures inline (nbconvert shows them as images, which the palettes cannot colour)."""
+    record = _build(config).notebooks.get(page.file.src_uri)
+    if record is None:
+        return html
+    here = page.file.url.rstrip("/") if config.use_directory_urls else posixpath.dirname(page.file.url)
+    chapter = files.get_file_from_path(Path(record.name).relative_to(Path(config.docs_dir).name).as_posix())
+    back = posixpath.relpath(chapter.url, here or ".") + ("/" if chapter.url.endswith("/") else "")
+    download = posixpath.relpath(posixpath.join(posixpath.dirname(page.file.dest_uri),
+                                                Path(page.file.src_uri).name), here or ".")
+    return render.notebook_nav_html(title_of(record), back, download) + "\n" + inline_figures(html)
 
 
 def on_page_markdown(markdown, page, config, files):

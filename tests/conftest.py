@@ -23,11 +23,34 @@ def write_snippets(root: Path, files: dict[str, str]) -> list[str]:
     return list(files)
 
 
+def _config() -> dict:
+    """mkdocs.yml (its ``!ENV`` tags read as nothing)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+
 def snippet_base_paths() -> list[str]:
     """The folders pages include files from (``pymdownx.snippets``' ``base_path`` in mkdocs.yml)."""
     from docexec.cli import include_paths
 
     return include_paths(ROOT)
+
+
+def markdown_extensions(skip: tuple[str, ...] = ()) -> tuple[list[str], dict[str, dict]]:
+    """The Markdown extensions of mkdocs.yml but those in ``skip``: their names, and their options."""
+    names, configs = [], {}
+    for entry in _config()["markdown_extensions"]:
+        name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, None)
+        if name not in skip:
+            names.append(name)
+            if options:
+                configs[name] = options
+    return names, configs
 
 
 @pytest.fixture

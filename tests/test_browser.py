@@ -1,10 +1,15 @@
 """What a reader gets, checked in a real browser: Debian's Chromium driven by Playwright.
 
-The built site is served on 127.0.0.1. Every page must load with no console error, no failed
-request and no request to another host; figures must be visible and readable in both palettes;
-search must find the module's terms; the copy button must copy the runnable snippet; axe-core must
-report no serious or critical accessibility violation. Screenshots of every chapter in both
-palettes are written to a folder this module prints.
+The built site is served on 127.0.0.1, and every page is visited at 390 px (a phone) and 1280 px (a
+desktop) wide, in both palettes. Every page must load with no console error, no failed request and
+no request to another host, and axe-core must report no serious or critical accessibility
+violation. On the chapters and their notebooks: no code or output block is wider than its box, the
+copy button covers no text, figures are visible and readable in both palettes (box labels at
+least 12 px at 1280 px; at 390 px at least 10 px, or the figure opens full screen where they are),
+tooltips sit on whole words used in the glossary's sense, and a notebook's page links back to its
+chapter and offers the download. Search must find the module's terms, and the copy button must copy
+the runnable snippet, and an output exactly as printed. Screenshots of every chapter and notebook
+page, at both widths in both palettes, are written to ``.cache/screenshots/``.
 
 Without Chromium (``/usr/bin/chromium``) these tests are skipped with the install command, except
 under CI (``CI=true``), where a missing browser is a failure: ``.ci/run`` installs it.
@@ -39,8 +44,8 @@ SHOTS = ROOT / ".cache" / "screenshots"
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):
         raise RuntimeError(f"{CHROMIUM} is missing; .ci/run must install Debian's chromium")
-    pytest.skip(f"no browser at {CHROMIUM}: install it with `sudo apt-get install -y chromium` to run these",
-                allow_module_level=True)
+    pytest.skip(f"no browser at {CHROMIUM}: install it with `apt-get update && apt-get install -y chromium` "
+                "(as root; otherwise `sudo` before each apt-get) to run these", allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 Image = pytest.importorskip("PIL.Image")
@@ -82,11 +87,20 @@ def site_pages() -> list[str]:
 
 
 CHAPTERS = [f"{p.stem}/" for p in sorted((ROOT / "docs").glob("[0-9][0-9]-*.md"))]
+NOTEBOOKS = [f"notebooks/{path}" for path in CHAPTERS]
 
 
-def open_page(browser, url: str, scheme: str):
-    """Open ``url`` in a fresh context with ``scheme`` preferred; collect every problem on the way."""
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
+WIDTHS = (390, 1280)  # a phone and a desktop, in CSS pixels
+SCHEMES = ("light", "dark")
+#: The smallest a figure's box label may be drawn, in CSS pixels, at each width; at 390 px a figure
+#: with smaller labels must open full screen, where they reach it.
+LABEL_PX = {1280: 12, 390: 10}
+
+
+def open_page(browser, url: str, scheme: str, width: int = 1280):
+    """Open ``url`` in a fresh context ``width`` px wide with ``scheme`` preferred; collect every
+    problem on the way."""
+    context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900})
     page = context.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
@@ -149,40 +163,214 @@ def figure_report(page, path: str) -> tuple[int, list[str]]:
     return count, weak
 
 
-@pytest.fixture(scope="module")
-def visits(browser, base_url) -> dict:
-    """Every page in both palettes, visited once: load problems, palette, figures, axe-core results."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    found = {}
-    for scheme in ("light", "dark"):
-        for path in site_pages():
-            context, page, problems = open_page(browser, base_url + path, scheme)
-            visit = {"problems": problems, "scheme": page.locator("body").get_attribute("data-md-color-scheme")}
-            if path in CHAPTERS:
-                page.screenshot(path=str(SHOTS / f"{path.strip('/')}-{scheme}.png"), full_page=True)
-                visit["figures"], visit["weak"] = figure_report(page, path)
-            if AXE.exists():
-                page.add_script_tag(path=str(AXE))
-                result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-                visit["axe"] = [f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes'][:3]]}"
-                                for v in result["violations"] if v["impact"] in ("serious", "critical")]
-            found[path, scheme] = visit
-            context.close()
-    sys.__stdout__.write(f"\nscreenshots of every chapter in both palettes: {SHOTS}\n")
+#: Measured in each page, in one pass: blocks wider than their box, text under a copy button,
+#: figures (their smallest label, whether they are drawn small and show the hint), tooltips with
+#: their neighbours, and a notebook page's links on top.
+MEASURE = """() => {
+  const overlaps = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const longest = text => text.split("\\n").reduce((a, l) => l.length > a.length ? l : a, "").slice(0, 70);
+  const blocks = [...document.querySelectorAll(".md-content pre > code, .md-content .jupyter-wrapper pre")];
+  const wide = blocks.filter(b => b.scrollWidth > b.clientWidth + 1)
+    .map(b => `${b.scrollWidth} px in ${b.clientWidth} px: ${longest(b.textContent)}`);
+  const covered = [];
+  for (const pre of document.querySelectorAll(".md-content pre")) {
+    const holder = pre.closest(".jp-InputArea-editor") || pre;
+    const button = holder.querySelector(".md-code__nav, .zeroclipboard-container");
+    if (!button || !button.getClientRects().length) continue;
+    const area = button.getBoundingClientRect();
+    const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent.trim() || button.contains(node)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      if ([...range.getClientRects()].some(r => r.width > 0 && overlaps(r, area))) {
+        covered.push(node.textContent.trim().slice(0, 50));
+        break;
+      }
+    }
+  }
+  const figures = [...document.querySelectorAll(".md-content figure.docexec-figure")].map(figure => {
+    const svg = figure.querySelector("svg");
+    const sizes = [...svg.querySelectorAll("g.node text")]
+      .map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+    const hint = figure.querySelector(".docexec-figure__enlarge");
+    return {label: sizes.length ? Math.min(...sizes) : 99, name: svg.getAttribute("aria-label") || "",
+            hint: !!hint && hint.getClientRects().length > 0 && hint.getBoundingClientRect().height > 8};
+  });
+  const tooltips = [...document.querySelectorAll(".md-content abbr")].map(abbr => {
+    const previous = abbr.previousSibling;
+    let after = "", next = abbr.nextSibling;
+    while (next && after.length < 40) {
+      after += next.nodeName === "CODE" ? "`" + next.textContent + "`" : next.textContent;
+      next = next.nextSibling;
+    }
+    return [abbr.textContent, abbr.getAttribute("title") || "", previous ? previous.textContent.slice(-20) : "", after];
+  });
+  const nav = document.querySelector(".docexec-notebook-nav");
+  return {wide, covered, figures, tooltips,
+          back: nav ? [...nav.querySelectorAll("a:not([download])")].map(a => a.href) : [],
+          download: nav ? [...nav.querySelectorAll("a[download]")].map(a => a.href) : []};
+}"""
+
+ENLARGED = """() => {
+  const dialog = document.querySelector("dialog.docexec-zoom[open]");
+  if (!dialog) return null;
+  const box = dialog.getBoundingClientRect();
+  const sizes = [...dialog.querySelectorAll("svg g.node text")]
+    .map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+  return {width: box.width, height: box.height, label: Math.min(...sizes)};
+}"""
+
+
+def full_screen_report(page, path: str, index: int, width: int) -> list[str]:
+    """Open figure ``index`` full screen with its hint, and check that its labels reach
+    ``LABEL_PX[width]`` there, that zooming in makes them larger, and that Escape closes it."""
+    where = f"{path} [{width} px] figure {index}"
+    figure = page.locator(".md-content figure.docexec-figure").nth(index)
+    figure.locator(".docexec-figure__enlarge").click()
+    opened = page.evaluate(ENLARGED)
+    if opened is None:
+        return [f"{where}: the hint opened no full-screen view"]
+    wrong = []
+    if opened["width"] < width - 2 or opened["height"] < 800:
+        wrong.append(f"{where}: the enlarged view is {opened['width']:.0f}x{opened['height']:.0f} px, not the screen")
+    if opened["label"] < LABEL_PX[width]:
+        wrong.append(f"{where}: enlarged, labels are {opened['label']:.1f} px")
+    page.get_by_role("button", name="Zoom in").click()
+    zoomed = page.evaluate(ENLARGED)
+    if not zoomed or zoomed["label"] <= opened["label"]:
+        wrong.append(f"{where}: zooming in did not enlarge the labels")
+    page.keyboard.press("Escape")
+    if page.evaluate(ENLARGED) is not None:
+        wrong.append(f"{where}: Escape did not close the enlarged view")
+    return wrong
+
+
+def visit(browser, base_url: str, path: str, scheme: str, width: int) -> dict:
+    """Visit one page at one width in one palette and measure everything the tests below check."""
+    context, page, problems = open_page(browser, base_url + path, scheme, width)
+    found = {"problems": problems, "scheme": page.locator("body").get_attribute("data-md-color-scheme")}
+    if path in CHAPTERS or path in NOTEBOOKS:
+        found.update(page.evaluate(MEASURE))
+        page.screenshot(path=str(SHOTS / f"{path.strip('/').replace('/', '-')}-{width}-{scheme}.png"), full_page=True)
+        found["enlarged"] = [wrong for index, figure in enumerate(found["figures"])
+                             if figure["label"] < LABEL_PX[width] and figure["hint"]
+                             for wrong in full_screen_report(page, path, index, width)]
+    if path in CHAPTERS and width == 1280:
+        found["count"], found["weak"] = figure_report(page, path)
+    if AXE.exists():
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        found["axe"] = [f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes'][:3]]}"
+                        for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    context.close()
     return found
 
 
+def visit_all(base_url: str, jobs: list[tuple[str, str, int]]) -> dict:
+    """``visit`` each ``(path, scheme, width)`` of ``jobs`` with a browser of this thread's own
+    (Playwright's objects belong to the thread that made them)."""
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        found = {job: visit(browser, base_url, *job) for job in jobs}
+        browser.close()
+    return found
+
+
+@pytest.fixture(scope="module")
+def visits(base_url) -> dict:
+    """Every page at both widths in both palettes, visited once each: ``(path, scheme, width)`` ->
+    what ``visit`` measured. Three browsers share the visits: a visit mostly waits for its page."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    jobs = [(path, scheme, width) for width in WIDTHS for scheme in SCHEMES for path in site_pages()]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        shares = list(pool.map(lambda share: visit_all(base_url, share), [jobs[i::3] for i in range(3)]))
+    found = {job: share[job] for job in jobs for share in shares if job in share}
+    sys.__stdout__.write(f"\nscreenshots of every chapter and notebook page, 390 and 1280 px, both palettes: {SHOTS}\n")
+    return found
+
+
+def reader_pages(visits: dict) -> dict:
+    """The visits of chapters and notebook pages (the pages with code, outputs and figures)."""
+    return {key: v for key, v in visits.items() if "figures" in v}
+
+
 def test_every_page_loads_cleanly_and_stays_on_this_host(visits):
-    assert [f"{path} [{scheme}]: {p}" for (path, scheme), v in visits.items() for p in v["problems"]] == []
-    assert {v["scheme"] for (_, scheme), v in visits.items() if scheme == "dark"} == {"slate"}
-    assert {v["scheme"] for (_, scheme), v in visits.items() if scheme == "light"} == {"default"}
+    assert [f"{path} [{scheme}, {width} px]: {p}" for (path, scheme, width), v in visits.items()
+            for p in v["problems"]] == []
+    assert {v["scheme"] for (_, scheme, _), v in visits.items() if scheme == "dark"} == {"slate"}
+    assert {v["scheme"] for (_, scheme, _), v in visits.items() if scheme == "light"} == {"default"}
+
+
+def test_every_chapter_and_notebook_page_is_measured(visits):
+    assert len(reader_pages(visits)) == len(WIDTHS) * len(SCHEMES) * (len(CHAPTERS) + len(NOTEBOOKS))
+    for path in CHAPTERS + NOTEBOOKS:
+        assert (SHOTS / f"{path.strip('/').replace('/', '-')}-390-dark.png").is_file()
+
+
+def test_no_code_or_output_block_is_wider_than_its_box(visits):
+    wide = [f"{path} [{scheme}, {width} px]: {block}" for (path, scheme, width), v in reader_pages(visits).items()
+            for block in v["wide"]]
+    assert wide == [], "\n".join(wide)
+
+
+def test_the_copy_button_covers_no_text(visits):
+    covered = [f"{path} [{scheme}, {width} px]: {text!r}" for (path, scheme, width), v in reader_pages(visits).items()
+               for text in v["covered"]]
+    assert covered == [], "\n".join(covered)
+
+
+def test_figure_labels_are_readable_or_the_figure_opens_full_screen(visits):
+    small, checked = [], 0
+    for (path, scheme, width), v in reader_pages(visits).items():
+        for index, figure in enumerate(v["figures"]):
+            if figure["label"] >= LABEL_PX[width]:
+                continue
+            if width == 1280 or not figure["hint"]:
+                small.append(f"{path} [{scheme}, {width} px] figure {index} ({figure['name'][:60]}): labels "
+                             f"{figure['label']:.1f} px" + ("" if figure["hint"] else ", and no full-screen view"))
+            checked += width == 390
+        small += v["enlarged"]
+    assert small == [], "\n".join(small)
+    assert checked > 0  # some figures are drawn small on a phone, and were opened full screen
 
 
 def test_figures_are_visible_and_readable_in_both_palettes(visits):
-    chapters = {key: v for key, v in visits.items() if "figures" in v}
+    chapters = {key: v for key, v in visits.items() if "count" in v}
     assert len(chapters) == 2 * len(CHAPTERS)
-    assert all(v["figures"] >= 1 for v in chapters.values())
+    assert all(v["count"] >= 1 for v in chapters.values())
     assert [w for v in chapters.values() for w in v["weak"]] == []
+
+
+def test_tooltips_sit_on_whole_words_used_in_the_glossarys_sense(visits):
+    from .reading import glossary, misused_tooltip
+
+    terms, wrong, seen = glossary(), set(), set()
+    for (path, _, _), v in reader_pages(visits).items():
+        for word, title, before, after in v["tooltips"]:
+            seen.add(word)
+            reason = misused_tooltip(word, title, before, after, terms)
+            if reason:
+                wrong.add(f"{path}: {reason}")
+    assert sorted(wrong) == []
+    assert {"non-leaf", "Non-leaf", "non-leaves", "leaves"} <= seen
+
+
+def test_notebook_pages_link_back_to_their_chapter_and_offer_the_download(visits, base_url, browser):
+    context = browser.new_context()
+    for (path, scheme, width), v in reader_pages(visits).items():
+        if path not in NOTEBOOKS:
+            continue
+        chapter = path.removeprefix("notebooks/")
+        assert v["back"] == [base_url + chapter], f"{path} [{scheme}, {width} px]: {v['back']}"
+        assert len(v["download"]) == 1 and v["download"][0].endswith(f"{chapter.strip('/')}.ipynb"), v["download"]
+        if scheme == "light" and width == 1280:
+            response = context.request.get(v["download"][0])
+            assert response.ok and response.json()["nbformat"] == 4
+    context.close()
 
 
 def test_contrast_measure_tells_readable_from_unreadable():
@@ -228,6 +416,30 @@ def test_copy_button_copies_the_runnable_snippet(browser, base_url):
     assert copied.strip("\n") == expected
 
 
+@pytest.mark.parametrize("width", WIDTHS)
+def test_copy_button_copies_an_output_exactly_as_printed(browser, base_url, width):
+    """An output whose lines are wrapped on the page (a warning line of 140 characters) is copied
+    with the characters and line breaks it was printed with."""
+    from .conftest import run_all
+
+    expected = run_all(ROOT, paths=["snippets/computational-graph/old_names.py"]).output(
+        "computational-graph/old_names.py")
+    assert max(len(line) for line in expected.splitlines()) > 100
+    context, page, _ = open_page(browser, base_url + "01-computational-graph/", "light", width)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url.rstrip("/"))
+    block = page.locator(".md-content div.highlight", has=page.locator(".filename", has_text="Output"),
+                         has_text="UserWarning: volatile was removed").first
+    block.scroll_into_view_if_needed()
+    block.hover()
+    lines_shown = block.locator("code").evaluate("code => Math.round(code.getBoundingClientRect().height / "
+                                                 "parseFloat(getComputedStyle(code).lineHeight))")
+    block.locator("button[data-md-type='copy']").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    context.close()
+    assert lines_shown > len(expected.splitlines())  # wrapped on the page
+    assert copied.removesuffix("\n") == expected
+
+
 def test_chapters_have_footer_links_reading_time_and_versions(browser, base_url):
     for number, path in enumerate(CHAPTERS):
         context, page, _ = open_page(browser, base_url + path, "light")
@@ -245,5 +457,6 @@ def test_no_serious_accessibility_violations(visits):
         if os.environ.get("CI"):
             raise AssertionError(f"{AXE} is missing: .ci/run must install it (npm ci)")
         pytest.skip(f"{AXE} is missing: run `npm ci` (make does it)")
-    found = [f"{path} [{scheme}] {line}" for (path, scheme), v in visits.items() for line in v["axe"]]
+    found = [f"{path} [{scheme}, {width} px] {line}" for (path, scheme, width), v in visits.items()
+             for line in v["axe"]]
     assert found == [], "\n".join(found)

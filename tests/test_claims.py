@@ -8,6 +8,7 @@ import textwrap
 import pytest
 
 from docexec import claims
+from docexec.snippets import long_lines
 
 
 def src(text: str) -> str:
@@ -147,6 +148,25 @@ def test_rewrite_uses_block_form_for_text_containing_an_arrow():
     new, _ = claims.rewrite("print(s)\n", [(1, "a -> b\n")])
     assert new == "print(s)\n#> a -> b\n"
     assert claims.check("s.py", new, [(1, "a -> b\n")]) == []
+
+
+def test_rewrite_keeps_lines_within_the_limit_by_moving_a_long_claim_below():
+    long = "x" * 60
+    new, _ = claims.rewrite("print(value)  # old -> a note\n", [(1, long + "\n")])
+    assert new == f"print(value)  # -> a note\n#> {long}\n"
+    assert long_lines("s.py", new) == [] and claims.check("s.py", new, [(1, long + "\n")]) == []
+    short, _ = claims.rewrite(new, [(1, "short\n")])
+    assert short == "print(value)  # short -> a note\n"
+
+
+def test_a_line_over_the_limit_is_a_problem_with_file_and_line():
+    source = "x = 1\n" + "y = " + "1 + " * 20 + "1\n"
+    problems = long_lines("snippets/ch/x.py", source)
+    assert [str(p) for p in problems] == [
+        "snippets/ch/x.py:2: line is 85 characters; the limit is 80, so that the line shows whole in a page's "
+        "code block: break the code, move the claim into '#>' lines below the print, or put the note on a "
+        "comment line above it"]
+    assert long_lines("snippets/ch/x.py", "z = 1  # " + "n" * 71 + "\n") == []  # exactly 80 is fine
 
 
 def test_rewrite_refuses_a_source_that_does_not_parse():

@@ -60,7 +60,7 @@ def test_no_grad_result_is_a_leaf_outside_the_graph():
     tensors = CASES[5]()
     nodes, _ = graph.walk(tensors)
     z = [text for node_id, kind, text in nodes if text.startswith("z\n")][0]
-    assert z.endswith("leaf · no grad")
+    assert z.endswith("leaf\nno grad")
     assert graph.describe(tensors).endswith("not in the graph: z")
 
 
@@ -72,8 +72,36 @@ def test_shared_subgraph_is_drawn_once():
 
 def test_dtype_is_shown_only_when_not_float32():
     nodes, _ = graph.walk(CASES[3]())
-    assert nodes[0][2] == "m\nshape (2, 3) · float64\nleaf · requires grad"
+    assert nodes[0][2] == "m\nshape (2, 3) · float64\nleaf\nrequires grad"
     assert "float" not in graph.walk(CASES[0]())[0][0][2]
+
+
+def test_long_chains_run_top_to_bottom_and_broad_graphs_left_to_right():
+    import torch
+
+    x = torch.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(6):
+        y = y * 2
+    chain = {"x": x, "y": y}
+    assert graph.direction(*graph.walk(chain)) == "TB"
+    assert "rankdir=TB" in graph.to_dot(chain)
+    loose = {name: torch.ones(1) for name in "abcd"} | chain  # four boxes side by side, no deeper
+    loose["y"] = x * 2
+    assert graph.direction(*graph.walk(loose)) == "LR"
+    assert "rankdir=LR" in graph.to_dot(CASES[4]())  # three tensors cut off from any graph
+
+
+def test_direction_ends_on_a_graph_with_a_cycle():
+    nodes = [("n0", "backward", "a"), ("n1", "backward", "b")]
+    assert graph.direction(nodes, [("n0", "n1", "flow"), ("n1", "n0", "flow"), ("n1", "n1", "flow")]) == "TB"
+
+
+def test_the_source_shown_on_chapter_01_fits_80_columns():
+    from docexec.snippets import included_text, long_lines
+
+    shown = included_text((ROOT / "docexec/graph.py").read_text(encoding="utf-8"), "to_dot")
+    assert long_lines("docexec/graph.py", shown) == []
 
 
 def test_same_snippet_drawn_in_two_processes_gives_identical_bytes():

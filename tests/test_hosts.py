@@ -2,8 +2,9 @@
 
 The Markdown extension ``docexec.markdown_ext`` runs, checks and fills in on its own; the MkDocs hook
 (which ProperDocs runs too, and Zensical ignores) only makes builds faster. Each host builds the
-site, and fails on a claim that does not hold, a snippet that raises, a stale committed DOT file and
-an include of a missing file, each with its ``file:line: reason`` line and no traceback.
+site, and fails on a claim that does not hold, a snippet that raises, a snippet line longer than the
+limit, a stale committed DOT file and an include of a missing file, each with its ``file:line: reason``
+line and no traceback.
 """
 
 from __future__ import annotations
@@ -71,6 +72,14 @@ def raising_snippet(root: Path) -> str:
     return f"{OPT_IN}:{line}: raised NameError: name 'undefined_name' is not defined"
 
 
+def long_line(root: Path) -> str:
+    note = "a note that makes this line longer than any page's code block shows whole"
+    replace(root / OPT_IN, "print(x.requires_grad)  # True", f"print(x.requires_grad)  # True -> {note}")
+    line = line_of(root / OPT_IN, note)
+    length = len((root / OPT_IN).read_text(encoding="utf-8").splitlines()[line - 1])
+    return f"{OPT_IN}:{line}: line is {length} characters; the limit is 80"
+
+
 def stale_dot(root: Path) -> str:
     replace(root / GRAPH_DOT, "MulBackward0", "MulBackward9")
     return f"{GRAPH_DOT}: is stale: snippets/computational-graph/graph_build.py now draws a different graph"
@@ -98,7 +107,7 @@ def test_the_site_builds_with_outputs_and_figures(host, tmp_path):
 
 
 @pytest.mark.parametrize("host", list(HOSTS))
-@pytest.mark.parametrize("breakage", [false_claim, raising_snippet, stale_dot, missing_include],
+@pytest.mark.parametrize("breakage", [false_claim, raising_snippet, long_line, stale_dot, missing_include],
                          ids=lambda f: f.__name__)
 def test_a_broken_input_fails_every_host_with_file_and_line(host, breakage, tmp_path):
     root = copy_site(tmp_path)

@@ -337,3 +337,59 @@ def test_a_build_without_execution_drops_no_drawing(site, tmp_path):
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert sorted(p.name for p in svg_dir.glob("*.svg")) == before and len(before) > 40
 
+
+
+def test_every_sentence_of_every_source_page_reaches_its_built_page(site):
+    """Each paragraph, list item, heading and table cell of a page, as its Markdown reads without
+    includes or outputs, is on the built page whole (a line of prose taken for something else, such
+    as a snippet's section marker, would be missing from it)."""
+    from .reading import prose_blocks, source_html, squeezed
+
+    lost = []
+    for source in sorted((ROOT / "docs").glob("*.md")):
+        built = (site / ("" if source.stem == "index" else source.stem) / "index.html").read_text(encoding="utf-8")
+        article = built[built.index('<article class="md-content__inner'):built.index("</article>")]
+        shown = squeezed(prose_blocks(article)[1])
+        blocks, _ = prose_blocks(source_html(source.read_text(encoding="utf-8")))
+        assert len(blocks) > 3, source.name
+        lost += [f"docs/{source.name}: {block[:120]!r}" for block in blocks if squeezed(block) not in shown]
+    assert lost == [], "\n".join(lost)
+
+
+def test_the_prose_comparison_notices_a_lost_line():
+    from .reading import prose_blocks, source_html, squeezed
+
+    page = "A first paragraph.\n\nA second one, with `# --8<-- [start:x]` in it\nand more.\n"
+    built = source_html(page.replace("with `# --8<-- [start:x]` in it\n", ""))
+    blocks, _ = prose_blocks(source_html(page))
+    shown = squeezed(prose_blocks(built)[1])
+    assert [squeezed(block) in shown for block in blocks] == [True, False]
+
+
+def test_tooltips_only_where_a_term_is_used_as_that_term(site):
+    """A tooltip covers a whole word ("non-leaf" gets the non-leaf definition, never "leaf" inside
+    it), carries that word's definition, and does not sit on the verb "leaves"."""
+    from .reading import glossary, misused_tooltip, tooltips_in_html
+
+    terms, wrong, seen = glossary(), [], set()
+    for page in sorted(site.glob("**/index.html")):
+        for word, title, before, after in tooltips_in_html(page.read_text(encoding="utf-8")):
+            seen.add(word)
+            reason = misused_tooltip(word, title, before, after, terms)
+            if reason:
+                wrong.append(f"{page.relative_to(site)}: {reason}")
+    assert wrong == [], "\n".join(wrong)
+    assert {"non-leaf", "Non-leaf", "non-leaves", "leaves", "Node"} <= seen
+
+
+def test_the_tooltip_rules_tell_right_from_wrong():
+    from .reading import glossary, misused_tooltip
+
+    terms = glossary()
+    assert misused_tooltip("leaf", terms["leaf"], "a non-", " tensor", terms)  # inside "non-leaf"
+    assert misused_tooltip("leaf", terms["leaf"], "a ", "-like", terms)
+    assert misused_tooltip("leaves", terms["leaves"], "pass ", " behind an object", terms)  # the verb
+    assert misused_tooltip("leaves", terms["leaves"], "backward() ", " `x.grad` at None", terms)
+    assert misused_tooltip("non-leaf", terms["leaf"], "a ", " tensor", terms)  # another word's definition
+    assert misused_tooltip("leaves", terms["leaves"], "Only ", " that require grad", terms) is None
+    assert misused_tooltip("non-leaves", terms["non-leaves"], "and ", ").", terms) is None

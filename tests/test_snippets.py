@@ -6,7 +6,7 @@ import pytest
 
 from docexec import claims
 from docexec.results import Results, run_problem
-from docexec.snippets import discover
+from docexec.snippets import discover, long_lines
 
 from .conftest import ROOT, run_all
 
@@ -27,6 +27,7 @@ def test_snippet_runs_and_its_claims_hold(results, path):
     result = results.runs[path]
     assert result.ok, f"{run_problem(result)}\n{result.traceback}"
     problems = claims.check(path, results.sources[path], result.masked_prints())
+    problems += long_lines(path, results.sources[path])
     assert not problems, "\n".join(map(str, problems))
     assert claims.find_print_sites(results.sources[path]), f"{path} prints nothing for the page to show"
 

@@ -12,12 +12,12 @@ text = to_dot({"x": x, "w": w, "loss": loss})
 # (the node lines are cut short here with "...")
 print(text, end="")
 #> digraph autograd {
-#>   rankdir=LR bgcolor="transparent" nodesep=0.25 ranksep=0.35
+#>   rankdir=TB bgcolor="transparent" nodesep=0.25 ranksep=0.35
 #>   node [fontname="Helvetica,Arial,sans-serif" fontsize=11 ...]
 #>   edge [color="#475569"]
-#>   t0 [label="x\nshape (2,)\nleaf · requires grad" class="tensor-leaf" ...]
-#>   t1 [label="w\nshape (2,)\nleaf · requires grad" class="tensor-leaf" ...]
-#>   t2 [label="loss\nscalar\nnon-leaf · requires grad" ...]
+#>   t0 [label="x\nshape (2,)\nleaf\nrequires grad" class="tensor-leaf" ...]
+#>   t1 [label="w\nshape (2,)\nleaf\nrequires grad" class="tensor-leaf" ...]
+#>   t2 [label="loss\nscalar\nnon-leaf\nrequires grad" ...]
 #>   n0 [label="SumBackward0" class="backward" shape=box ...]
 #>   n1 [label="MulBackward0" class="backward" shape=box ...]
 #>   n2 [label="AccumulateGrad" class="accumulate" shape=box ...]

@@ -1,0 +1,89 @@
+// Figures drawn smaller than their natural size (a narrow screen, a broad graph) get a visible
+// "Enlarge" button; it, or a tap on the drawing, opens the figure full screen at its natural size
+// (labels at about 15 px), where it scrolls both ways and zooms with the + and − buttons or the
+// browser's own pinch zoom. Escape or "Close" ends the view. Checked by tests/test_browser.py.
+(function () {
+  "use strict";
+  var ZOOMS = [0.5, 0.75, 1, 1.5, 2, 3];
+  var dialog = null;
+  var zoom = 2; // index into ZOOMS: natural size
+
+  function naturalWidth(svg) {
+    return svg.width.baseVal.value; // Graphviz gives the size in pt; this is it in CSS px
+  }
+
+  function button(label, text, action) {
+    var element = document.createElement("button");
+    element.type = "button";
+    element.className = "docexec-zoom__button";
+    if (label) element.setAttribute("aria-label", label);
+    element.textContent = text;
+    element.addEventListener("click", action);
+    return element;
+  }
+
+  function setZoom(index) {
+    var svg = dialog.querySelector("svg");
+    zoom = Math.max(0, Math.min(ZOOMS.length - 1, index));
+    svg.style.width = naturalWidth(svg) * ZOOMS[zoom] + "px";
+    dialog.querySelector(".docexec-zoom__level").textContent = Math.round(ZOOMS[zoom] * 100) + " %";
+  }
+
+  function makeDialog() {
+    dialog = document.createElement("dialog");
+    dialog.className = "docexec-zoom";
+    var bar = document.createElement("div");
+    bar.className = "docexec-zoom__bar";
+    var level = document.createElement("span");
+    level.className = "docexec-zoom__level";
+    level.setAttribute("aria-live", "polite");
+    bar.append(
+      button("Zoom out", "−", function () { setZoom(zoom - 1); }),
+      level,
+      button("Zoom in", "+", function () { setZoom(zoom + 1); }),
+      button("", "Close", function () { dialog.close(); })
+    );
+    var canvas = document.createElement("div");
+    canvas.className = "docexec-zoom__canvas docexec-figure";
+    dialog.append(bar, canvas);
+    dialog.addEventListener("close", function () { canvas.replaceChildren(); });
+    document.body.append(dialog);
+  }
+
+  function open(figure) {
+    if (!dialog) makeDialog();
+    var svg = figure.querySelector("svg").cloneNode(true);
+    svg.querySelectorAll("[id]").forEach(function (node) { node.removeAttribute("id"); });
+    svg.style.maxWidth = "none";
+    var canvas = dialog.querySelector(".docexec-zoom__canvas");
+    canvas.replaceChildren(svg);
+    var caption = figure.querySelector("figcaption");
+    if (caption) canvas.append(caption.cloneNode(true));
+    dialog.setAttribute("aria-label", svg.getAttribute("aria-label") || "Figure, enlarged");
+    dialog.showModal();
+    setZoom(ZOOMS.indexOf(1));
+  }
+
+  function update(figure) {
+    var svg = figure.querySelector("svg");
+    var shrunk = svg.getBoundingClientRect().width < naturalWidth(svg) - 1;
+    figure.classList.toggle("docexec-figure--shrunk", shrunk);
+  }
+
+  var figures = document.querySelectorAll("figure.docexec-figure");
+  var observer = new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) { update(entry.target); });
+  });
+  figures.forEach(function (figure) {
+    var svg = figure.querySelector("svg");
+    if (!svg) return;
+    var enlarge = button("", "⤢ Enlarge the figure", function () { open(figure); });
+    enlarge.classList.add("docexec-figure__enlarge");
+    svg.after(enlarge);
+    svg.addEventListener("click", function () {
+      if (figure.classList.contains("docexec-figure--shrunk")) open(figure);
+    });
+    update(figure);
+    observer.observe(figure);
+  });
+})();
