@@ -25,7 +25,7 @@ from hashlib import sha256
 from html import escape
 from pathlib import Path
 
-from . import drift, drift_page, figures, render
+from . import drift, drift_page, figures, render, teach
 from .includes import Diagram, Fence, Page, parse_page
 from .problems import Problem
 from .results import Results
@@ -54,6 +54,7 @@ class Place:
     code-span tooltips (``terms``) the rest of its page got, which the filled-in HTML gets too."""
 
     fence: Fence | None = None
+    page: str = ""  # the key of the page a fence's place is on (figures are counted per page)
     diagram: Diagram | None = None
     note: str | None = None
     minutes: int = 0
@@ -85,6 +86,7 @@ class Build:
         self.notes: dict[str, str] = {}  # digest of a page's text -> extra HTML under its title
         self.checked: Results | None = None  # the complete results, once checked (check)
         self.notebooks: dict[str, Page] = {}  # a chapter notebook's path in the site -> its page
+        self.shown: dict[str, dict[str, tuple[str, str]]] = {}  # page -> DOT drawn -> (anchor, example)
         self._diagram_problems: list[Problem] | None = None
         self.reported: set[str] = set()  # problems written to stderr (report_once)
         self._drawn = False  # draw_all done
@@ -188,12 +190,30 @@ class Build:
             note = drift_page.fence_note(self.drift, place.fence) if self.drift else None
             return "\n".join(([render.output_html(out.text)] if out.text else [])
                              + ([render.drift_note_html(note)] if note else [])
-                             + [self._figure(figure) for figure in out.figures])
+                             + [self._page_figure(place.page, figure) for figure in out.figures])
         return render.note_html(results.versions(), place.minutes, self.notes.get(place.note or "", ""))
 
-    def _figure(self, figure: render.Figure) -> str:
+    def _figure(self, figure: render.Figure, anchor: str = "") -> str:
         """A figure whose drawing is left as a place of its own."""
-        return render.figure_html(self.place(Place(figure=figure)), figure.caption)
+        return render.figure_html(self.place(Place(figure=figure)), figure.caption, anchor)
+
+    def _page_figure(self, page: str, figure: render.Figure) -> str:
+        """An example's figure on page ``page``: under the page's first figure the key to the figures
+        (once per page); a figure the page shows already is not drawn again, the page says where it is."""
+        shown = self.shown.setdefault(page, {})
+        name = figure.name.removeprefix(f"{self.runner.folder}/")
+        if figure.dot in shown:
+            return render.same_figure_html(name, *shown[figure.dot])
+        anchor = render.slug(name) + "-figure"
+        shown[figure.dot] = (anchor, name)
+        key = self._key() + "\n" if len(shown) == 1 else ""
+        return key + self._figure(figure, anchor)
+
+    def _key(self) -> str:
+        """The key to the figures: what every box, line and mark in them means (``teach.key_dot``)."""
+        dot = teach.key_dot()
+        drawn = self._figure(render.Figure("key", dot, "Key to the figures: " + teach.KEY_WORDS, ""))
+        return render.key_html(drawn)
 
     # -- checks ---------------------------------------------------------------------------------
 
@@ -243,7 +263,7 @@ class Build:
         if self._drawn:
             return
         self._drawn = True
-        dots = list(results.graphs().values()) + figures.hand_drawn(self.root)
+        dots = list(results.graphs().values()) + figures.hand_drawn(self.root) + [teach.key_dot()]
         self.drawings.draw_many(dots)
         if results.execute:  # without execution no graph is known: every drawing would look unused
             self.drawings.prune(dots)

@@ -53,7 +53,9 @@ class RunResult:
         own_seconds: wall-clock time of the snippet's own code (the ``exec`` of its module).
         graph_dot: DOT text of the autograd graph its tensors held when it finished ("" if none),
             from ``docexec.graph.to_dot``.
-        graph_alt: that graph in words (``docexec.graph.describe``), for alt text.
+        graph_alt: that graph in words (``docexec.graph.describe``, and the facts recorded for it:
+            ``docexec.teach.in_words``), for alt text.
+        graph_caption: what the figure shows, as HTML (``docexec.teach.caption``).
         dropped: characters of output written beyond what is recorded (``worker.MAX_RECORDED``).
         deps: repository files (relative paths) the run imported as modules or opened, besides the
             snippet, and those it tried to import and whose import raised.
@@ -85,6 +87,7 @@ class RunResult:
     own_seconds: float = 0.0
     graph_dot: str = ""
     graph_alt: str = ""
+    graph_caption: str = ""
     dropped: int = 0
     deps: list[str] = field(default_factory=list)
     absent: list[str] = field(default_factory=list)
@@ -132,6 +135,7 @@ class RunResult:
             own_seconds=float(end.get("own_seconds", 0.0) or 0.0),
             graph_dot=graph.get("dot", ""),
             graph_alt=graph.get("alt", ""),
+            graph_caption=graph.get("caption", ""),
             dropped=int(end.get("dropped", 0) or 0),
             deps=list(end.get("deps", [])),
             absent=list(end.get("absent", [])),

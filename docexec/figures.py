@@ -214,6 +214,13 @@ def _draw_batch(program: str, dots: list[str]) -> list[str] | None:
     return [_GRAPH_ID.sub('<g id="graph0" class="graph"', _PROLOG + document, count=1) for document in documents]
 
 
+#: A box's name as Graphviz titles it, then the link it makes of a ``tooltip`` attribute: the
+#: name goes, the tooltip takes its place as the box's ``<title>``, which browsers show on hover.
+_TOOLTIP = re.compile(r'<title>[^<]*</title>\n<g id="(a_[^"]+)"><a xlink:title="([^"]*)">\n(.*?)</a>\n</g>\n', re.S)
+#: The titles Graphviz gives every graph, box and edge (their DOT names: n0, t1, n0->n1), where
+#: no tooltip follows to take their place.
+_NAME_TITLE = re.compile(r'<title>[^<]*</title>(?!\n<g id="a_)\n?')
+
 #: A link in Graphviz's SVG (from a ``URL`` or ``href`` attribute in the DOT source).
 _LINK = re.compile(r'\s(xlink:href|href)="([^"]*)"')
 
@@ -316,7 +323,8 @@ class Drawings:
             svg = svg[svg.index("<svg"):]
             svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
             svg = _LINK.sub(lambda m: m.group(0) if _safe_link(m.group(2)) else "", svg)
-            self._clean[key] = re.sub(r"<title>.*?</title>\n?", "", svg, flags=re.S).strip()
+            svg = _NAME_TITLE.sub("", svg)
+            self._clean[key] = _TOOLTIP.sub(r"<title>\2</title>\n\3", svg).strip()  # a tooltip: the SVG title
         return self._clean[key].replace(' id="', f' id="{prefix}-')
 
     def draw_many(self, dots: list[str], jobs: int | None = None) -> None:

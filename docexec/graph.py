@@ -22,9 +22,10 @@ Arrows point the way the forward pass ran: from a Node to the Node that used its
 
 
 MAX_NODES = 60  # at most this many backward Nodes; the rest share one "…" box
+MAX_TENSORS = 30  # at most this many named tensors; the rest share a box
 
 
-def walk(tensors, limit=MAX_NODES):
+def walk(tensors, limit=MAX_NODES, ids=None):
     """Collect the graph behind ``tensors`` (a mapping name -> tensor).
 
     Returns ``(nodes, edges)``. ``nodes`` is a list of ``(id, kind, label)``:
@@ -34,9 +35,12 @@ def walk(tensors, limit=MAX_NODES):
     ``(from id, to id, kind)``, ``kind`` being ``flow`` (between Nodes) or
     ``join`` (between a tensor and its Node). ``id()`` only recognises an
     object seen before, so the same graph always gives the same lists.
-    Beyond ``limit`` Nodes, the rest are one box ``… N more Nodes``.
+    Beyond ``limit`` Nodes, the rest are one box ``… N more Nodes``; beyond
+    ``MAX_TENSORS`` tensors, likewise. ``ids``, if given, is filled with
+    ``id(object) -> box id`` for whoever adds to the drawing.
     """
-    nodes, edges, node_ids, tensor_ids, visited = [], [], {}, {}, []
+    nodes, node_ids, tensor_ids, visited = [], {}, {}, []
+    tensors = _first(tensors, nodes)
     for name, tensor in tensors.items():
         if id(tensor) not in tensor_ids:
             tid = tensor_ids[id(tensor)] = f"t{len(tensor_ids)}"
@@ -56,6 +60,16 @@ def walk(tensors, limit=MAX_NODES):
             stack.extend(reversed(inputs))
     if len(visited) > limit:
         nodes, visited = _cut(nodes, visited, node_ids, limit)
+    edges = _edges(tensors, visited, tensor_ids, node_ids, limit)
+    if ids is not None:
+        ids.update(tensor_ids)
+        ids.update(node_ids)
+    return nodes, edges
+
+
+def _edges(tensors, visited, tensor_ids, node_ids, limit):
+    """Each tensor joined to its Node, each Node to the Nodes of its inputs."""
+    edges = []
     for tensor in tensors.values():
         if tensor.grad_fn is not None:
             made_by = node_ids[id(tensor.grad_fn)]
@@ -71,7 +85,16 @@ def walk(tensors, limit=MAX_NODES):
                 edge = (node_ids[id(parent)], node_ids[id(node)], "flow")
                 if edge[0] != f"n{limit}" or edge not in edges:
                     edges.append(edge)
-    return nodes, edges
+    return edges
+
+
+def _first(tensors, nodes):
+    """The first ``MAX_TENSORS`` tensors; the others share one box."""
+    if len(tensors) <= MAX_TENSORS:
+        return tensors
+    label = f"… {len(tensors) - MAX_TENSORS} more tensors"
+    nodes.append((f"t{MAX_TENSORS}", "tensor-nograd", label))
+    return dict(list(tensors.items())[:MAX_TENSORS])
 
 
 def _cut(nodes, visited, node_ids, limit):
@@ -130,18 +153,22 @@ STYLE = {
 }
 
 
-def to_dot(tensors, name="autograd"):
+def to_dot(tensors, name="autograd", notes=None):
     """Return DOT text for the autograd graph behind ``tensors``.
 
     Args:
         tensors: a mapping of variable name -> ``torch.Tensor`` (for example
             ``{"x": x, "y": y}``); its order decides the order of the boxes.
         name: the graph's name in the DOT text (letters, digits, ``_``).
+        notes: what a caller adds (the site adds tooltips and recorded
+            facts): box id or edge ``(from, to)`` -> a dict with ``lines``
+            (under the label) and ``attrs`` (more DOT attributes).
 
     Returns:
         The DOT source as a ``str`` ending in a newline: byte-identical for
         the same graph. Long chains run top to bottom (``direction``).
     """
+    notes = notes or {}
     nodes, edges = walk(tensors)
     font = 'fontname="Helvetica,Arial,sans-serif" fontsize=11'
     out = [f"digraph {name} {{",
@@ -150,14 +177,24 @@ def to_dot(tensors, name="autograd"):
            f'  node [{font} color="#475569" penwidth=1]',
            '  edge [color="#475569"]']
     for node_id, kind, label in nodes:
-        text = label.replace("\\", "\\\\").replace('"', '\\"')
-        text = text.replace("\n", "\\n")
-        out.append(f'  {node_id} [label="{text}" class="{kind}" {STYLE[kind]}]')
+        note = notes.get(node_id, {})
+        text = _quote("\n".join([label, *note.get("lines", [])]))
+        more = f" {note['attrs']}" if note.get("attrs") else ""
+        out.append(f'  {node_id} [label="{text}" class="{kind}" '
+                   f'{STYLE[kind]}{more}]')
     for start, end, kind in edges:
-        style = f" {STYLE[kind]}" if STYLE[kind] else ""
+        note = notes.get((start, end), {})
+        style = " ".join(filter(None, [STYLE[kind], note.get("attrs")]))
+        style = f" {style}" if style else ""
         out.append(f'  {start} -> {end} [class="{kind}"{style}]')
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def _quote(text):
+    """``text`` inside a DOT string: backslashes, quotes, line breaks."""
+    text = text.replace("\\", "\\\\").replace('"', '\\"')
+    return text.replace("\n", "\\n")
 # --8<-- [end:to_dot]
 
 

@@ -95,7 +95,7 @@ class SnippetOutputPreprocessor(Preprocessor):
                 continue
             out.append(line)
             if index in ends:
-                out.extend(self._leave(builds.Place(fence=ends[index]), ends[index].indent))
+                out.extend(self._leave(builds.Place(fence=ends[index], page=builds.page_key(text)), ends[index].indent))
             elif index == page.title and ends and self.extension.getConfig("versions_note"):
                 code = " ".join(build.runner.source(i.file) for f in page.fences if f.runs for i in f.includes)
                 minutes = reading_minutes([lines[i] for i in range(len(lines)) if i not in page.fenced], code)

@@ -33,10 +33,12 @@ class Group:
 @dataclass
 class Limits:
     """What one snippet may use: ``timeout`` in seconds of wall-clock time, ``memory_mb`` in MiB of
-    address space above what the worker already uses (None: no limit)."""
+    address space above what the worker already uses (None: no limit); and what its figure records
+    (``figure``: kinds of ``docexec.teach.KINDS``)."""
 
     timeout: float
     memory_mb: float | None
+    figure: tuple[str, ...] = ()
 
 
 @dataclass
@@ -47,7 +49,7 @@ class Request:
         root: the repository root (absolute); snippet paths are relative to it.
         jobs: how many snippets run at once, over the worker and its sub-workers together.
         timeout, memory_mb: the default limits of every snippet (see ``Limits``).
-        options: per-snippet overrides by path: ``{"timeout": s, "memory_mb": MiB}``.
+        options: per-snippet options by path: ``{"timeout": s, "memory_mb": MiB, "figure": kinds}``.
         groups: the snippets to run, in groups (``Group``).
     """
 
@@ -55,13 +57,14 @@ class Request:
     jobs: int = 1
     timeout: float = 30.0
     memory_mb: float | None = None
-    options: dict[str, dict[str, float]] = field(default_factory=dict)
+    options: dict[str, dict[str, float | str]] = field(default_factory=dict)
     groups: list[Group] = field(default_factory=list)
 
     def limits(self, path: str) -> Limits:
         """The limits of snippet ``path``: its own options over the defaults."""
         own = self.options.get(path, {})
-        return Limits(float(own.get("timeout", self.timeout)), own.get("memory_mb", self.memory_mb))
+        figure = tuple(str(own.get("figure", "")).split("+")) if own.get("figure") else ()
+        return Limits(float(own.get("timeout", self.timeout)), own.get("memory_mb", self.memory_mb), figure)
 
     def dumps(self) -> str:
         """The request as one JSON text."""

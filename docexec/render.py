@@ -58,7 +58,8 @@ def include_output(results: Results, fence: Fence) -> IncludeOutput:
     for path in fence.figured:
         result = results.runs.get(path)
         if result is not None and result.ok and result.graph_dot:
-            figures.append(Figure(path, result.graph_dot, _alt(result.graph_alt), _caption(path)))
+            caption = result.graph_caption or _caption(path)
+            figures.append(Figure(path, result.graph_dot, _alt(result.graph_alt), caption))
     return IncludeOutput(cells, tuple(figures))
 
 
@@ -109,10 +110,12 @@ def labelled(svg: str, alt: str) -> str:
     return svg.replace("<svg ", f'<svg role="img" aria-label="{escape(alt, quote=True)}" ', 1)
 
 
-def figure_html(drawing: str, caption: str) -> str:
-    """A figure: ``drawing`` (a ``labelled`` SVG element, or a place for one), ``caption`` (HTML) under it."""
+def figure_html(drawing: str, caption: str, anchor: str = "") -> str:
+    """A figure: ``drawing`` (a ``labelled`` SVG element, or a place for one), ``caption`` (HTML)
+    under it, and the ``id`` ``anchor`` if given (for a link to it)."""
     caption_html = f"<figcaption>{caption}</figcaption>" if caption else ""
-    return f'<figure class="docexec-figure">\n{drawing}\n{caption_html}</figure>'
+    at = f' id="{anchor}"' if anchor else ""
+    return f'<figure class="docexec-figure"{at}>\n{drawing}\n{caption_html}</figure>'
 
 
 def drift_note_html(note: Note) -> str:
@@ -133,6 +136,18 @@ def drift_note_html(note: Note) -> str:
     title = f"PyTorch {escape(note.torch)} prints" if note.parts[0].added else f"On PyTorch {escape(note.torch)}"
     return (f'<div class="admonition info docexec-drift" id="{note.id}">\n<p class="admonition-title">{title}</p>\n'
             + "\n".join(body) + "\n</div>")
+
+
+def same_figure_html(name: str, anchor: str, first: str) -> str:
+    """What stands instead of a figure the page shows already: where it is."""
+    return (f'<p class="docexec-same-figure">The graph <code>{escape(Path(name).name)}</code> left is the one '
+            f'drawn above for <a href="#{anchor}"><code>{escape(Path(first).name)}</code></a>.</p>')
+
+
+def key_html(drawing: str) -> str:
+    """The key to the figures, folded (one click away), as the first thing before a page's first figure."""
+    return ('<details class="docexec-key"><summary>Key to the figures: what each box, line and mark means'
+            f"</summary>\n{drawing}\n</details>")
 
 
 def slug(name: str) -> str:

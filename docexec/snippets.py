@@ -138,6 +138,15 @@ _OPTIONS = re.compile(r"^(?P<indent>[ \t]*)#[ \t]*docexec:[ \t]*(?P<items>.*)$")
 _KNOWN = {"timeout": ("timeout", 0.1, 3600.0, "seconds"), "memory": ("memory_mb", 16.0, 1_048_576.0, "MiB")}
 
 
+def _figure(line: int, value: str) -> str:
+    kinds = [kind for kind in value.split("+") if kind]
+    unknown = [kind for kind in kinds if kind not in FIGURE_KINDS]
+    if unknown or not kinds:
+        raise OptionsError(line, f"docexec option figure takes {', '.join(FIGURE_KINDS)} (several joined with '+'), "
+                                 f"got {value!r}")
+    return "+".join(dict.fromkeys(kinds))
+
+
 class OptionsError(ValueError):
     """A ``# docexec:`` line that cannot be used, at ``line`` (1-based)."""
 
@@ -146,16 +155,23 @@ class OptionsError(ValueError):
         super().__init__(message)
 
 
-def options(source: str) -> dict[str, float]:
-    """Per-snippet limits from ``# docexec: timeout=120 memory=8192`` comment lines at the start of
-    a line: ``timeout`` in seconds (0.1 to 3600), ``memory`` in MiB of memory above the worker's
-    (16 to 1048576). Returns ``{"timeout": ..., "memory_mb": ...}`` with only the keys given.
+#: What a figure may show beyond the graph's structure (``docexec.teach.KINDS``).
+FIGURE_KINDS = ("gradients", "saved", "versions", "hooks", "cuts")
+
+
+def options(source: str) -> dict[str, float | str]:
+    """Per-snippet options from ``# docexec: timeout=120 memory=8192 figure=gradients`` comment
+    lines at the start of a line: ``timeout`` in seconds (0.1 to 3600), ``memory`` in MiB of memory
+    above the worker's (16 to 1048576), ``figure`` what the example's figure shows besides the
+    graph's structure (``FIGURE_KINDS``, several joined with ``+``). Returns ``{"timeout": ...,
+    "memory_mb": ..., "figure": "gradients+saved"}`` with only the keys given.
 
     Raises:
         OptionsError: an indented option line (it would read as code inside a block), an unknown
-            key, or a value that is not a finite number in its range; the message says what is allowed.
+            key, a value that is not a finite number in its range, or an unknown kind of figure;
+            the message says what is allowed.
     """
-    found: dict[str, float] = {}
+    found: dict[str, float | str] = {}
     for number, line in enumerate(split_lines(source), start=1):
         match = _OPTIONS.match(line)
         if not match:
@@ -164,8 +180,11 @@ def options(source: str) -> dict[str, float]:
             raise OptionsError(number, "a '# docexec:' option line must start at the first column")
         for item in match.group("items").replace(",", " ").split():
             key, _, value = item.partition("=")
+            if key == "figure":
+                found["figure"] = _figure(number, value)
+                continue
             if key not in _KNOWN:
-                raise OptionsError(number, f"unknown docexec option {key!r} (known: timeout, memory)")
+                raise OptionsError(number, f"unknown docexec option {key!r} (known: timeout, memory, figure)")
             name, low, high, unit = _KNOWN[key]
             try:
                 given = float(value)

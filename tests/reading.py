@@ -126,5 +126,6 @@ def source_html(markdown_text: str) -> str:
         return line
 
     extensions, configs = markdown_extensions(skip=("pymdownx.snippets", "docexec.markdown_ext"))
+    extensions += ["tables"]  # MkDocs adds toc, tables and fenced_code to every site's extensions
     converter = markdown.Markdown(extensions=extensions, extension_configs=configs)
     return converter.convert("\n".join(unescaped(line) for line in markdown_text.split("\n")))

@@ -42,25 +42,25 @@ def rerun(root):
 
 
 def test_nothing_changed_nothing_runs_and_results_are_the_same(repo):
-    session = rerun(repo)
-    assert session.executed == []
-    assert all(r.cached for r in session.runs.values())
-    assert session.output("c/uses_helper.py") == "6.0" and session.problems() == []
-    assert "MulBackward0" in session.runs["snippets/c/uses_helper.py"].graph_dot
+    results = rerun(repo)
+    assert results.executed == []
+    assert all(r.cached for r in results.runs.values())
+    assert results.output("c/uses_helper.py") == "6.0" and results.problems() == []
+    assert "MulBackward0" in results.runs["snippets/c/uses_helper.py"].graph_dot
 
 
 def test_editing_one_snippet_runs_that_snippet_only(repo):
     path = repo / "snippets/c/plain.py"
     path.write_text(path.read_text().replace("plain", "edited"))
-    session = rerun(repo)
-    assert session.executed == ["snippets/c/plain.py"] and session.output("c/plain.py") == "edited"
+    results = rerun(repo)
+    assert results.executed == ["snippets/c/plain.py"] and results.output("c/plain.py") == "edited"
 
 
 def test_editing_a_helper_runs_exactly_the_snippets_that_import_it(repo):
     (repo / "snippets/c/_helper.py").write_text("FACTOR = 4\n")
-    session = rerun(repo)
-    assert session.executed == ["snippets/c/uses_helper.py"]
-    assert [p.line for p in session.problems()] == [5]  # the claim 6.0 no longer holds
+    results = rerun(repo)
+    assert results.executed == ["snippets/c/uses_helper.py"]
+    assert [p.line for p in results.problems()] == [5]  # the claim 6.0 no longer holds
 
 
 def test_another_torch_version_runs_everything(repo, monkeypatch):
@@ -79,9 +79,9 @@ def test_a_damaged_entry_is_run_again_never_served(repo, damage):
     assert len(entries) == 2
     for entry in entries:
         entry.write_text(damage)
-    session = rerun(repo)
-    assert sorted(session.executed) == ["snippets/c/plain.py", "snippets/c/uses_helper.py"]
-    assert session.problems() == []
+    results = rerun(repo)
+    assert sorted(results.executed) == ["snippets/c/plain.py", "snippets/c/uses_helper.py"]
+    assert results.problems() == []
 
 
 def test_a_warm_build_imports_no_torch(tmp_path):
@@ -131,9 +131,9 @@ def test_a_helper_loaded_from_its_file_path_is_still_a_dependency(tmp_path):
     })
     assert rerun(tmp_path).runs["snippets/c/loads_by_path.py"].deps == ["snippets/c/_loaded.py"]
     (tmp_path / "snippets/c/_loaded.py").write_text("V = 2\n")
-    session = rerun(tmp_path)
-    assert session.executed == ["snippets/c/loads_by_path.py"]
-    assert session.output("c/loads_by_path.py") == "2"
+    results = rerun(tmp_path)
+    assert results.executed == ["snippets/c/loads_by_path.py"]
+    assert results.output("c/loads_by_path.py") == "2"
 
 
 def test_prestart_of_a_rebuild_reads_the_snippets_as_they_are_now(repo):
@@ -216,8 +216,8 @@ def test_a_helper_the_snippet_looked_for_and_did_not_find_runs_it_again_once_wri
 def test_the_tally_tells_run_cached_and_not_run_apart(repo):
     """What the build's log line reports: a snippet with bad options is neither run nor cached."""
     (repo / "snippets/c/bad_options.py").write_text('# docexec: timeout=abc\nprint("x")  # x\n')
-    session = rerun(repo)
-    assert session.tally() == {"run": 0, "cached": 2, "not_run": 1}
+    results = rerun(repo)
+    assert results.tally() == {"run": 0, "cached": 2, "not_run": 1}
     (repo / "snippets/c/plain.py").write_text('print("plain!")  # plain!\n')
     assert rerun(repo).tally() == {"run": 1, "cached": 1, "not_run": 1}
 

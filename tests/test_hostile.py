@@ -99,7 +99,7 @@ def test_a_deleted_definition_fails_the_next_run_in_the_same_process(tmp_path):
     ("# docexec: memory=0", "docexec option memory needs a number of MiB from 16 to 1.04858e+06, got '0'"),
     ("# docexec: memory=nan", "docexec option memory needs a number of MiB from 16 to 1.04858e+06, got 'nan'"),
     ("# docexec: memory=inf", "docexec option memory needs a number of MiB from 16 to 1.04858e+06, got 'inf'"),
-    ("# docexec: speed=2", "unknown docexec option 'speed' (known: timeout, memory)"),
+    ("# docexec: speed=2", "unknown docexec option 'speed' (known: timeout, memory, figure)"),
     ("if True:\n    # docexec: timeout=5\n    pass", "a '# docexec:' option line must start at the first column"),
 ])
 def test_bad_options_are_reported_with_their_line_and_what_is_allowed(tmp_path, line, reason):

@@ -55,8 +55,8 @@ def test_notebook_runs_in_a_kernel_and_prints_what_the_build_printed(results, pa
     assert [cell.execution_count for cell in notebook.cells if cell.cell_type == "code"] == counts  # no "In [ ]:"
 
 
-def test_notebook_title_says_notebook_and_links_back_to_its_chapter(session):
-    built = notebook_of(session, CHAPTERS[0])
+def test_notebook_title_says_notebook_and_links_back_to_its_chapter(results):
+    built = notebook_of(results, CHAPTERS[0])
     first = built["cells"][0]["source"]
     assert first.startswith(f"# {CHAPTERS[0].read_text(encoding='utf-8').splitlines()[0][2:]} (notebook)\n")
     assert f"(https://example.invalid/{CHAPTERS[0].stem}/)" in first

@@ -225,11 +225,17 @@ def test_every_snippet_with_a_graph_has_a_figure_and_every_figure_is_on_a_page(s
         included = set(re.findall(r'^\s*--8<-- "([^":]+)', source, re.M))
         with_graph = {s for s in diagrams.values() if s.removeprefix("snippets/") in included}
         concepts = re.findall(r"^\s*!\[[^\]]+\]\((diagrams/[^)\s]+\.dot)", source, re.M)
-        figures = re.findall(r'<figure class="docexec-figure">\s*<svg role="img" aria-label="([^"]+)"', built)
-        assert len(figures) == len(with_graph) + len(concepts)
-        assert built.count("</svg>") >= len(figures) and "<!--docexec-" not in built  # every place filled
+        examples = re.findall(r'<figure class="docexec-figure" id="[^"]+">\s*<svg role="img" aria-label="([^"]+)"',
+                              built)
+        drawn = re.findall(r'<figure class="docexec-figure">\s*<svg role="img" aria-label="([^"]+)"', built)
+        again = re.findall(r'<p class="docexec-same-figure">', built)
+        # each example's graph once (or a line pointing to the same graph above), each concept
+        # diagram, and the key to the figures (folded) if the page has any figure
+        assert len(examples) + len(again) == len(with_graph)
+        assert len(drawn) == len(concepts) + bool(examples or concepts)
+        assert "<!--docexec-" not in built  # every place filled
         for snippet in with_graph:
-            assert f"<code>{Path(snippet).name}</code> left behind" in built
+            assert f"<code>{Path(snippet).name}</code> left" in built
         shown += len(with_graph)
     assert shown == len(diagrams)  # no generated figure is left off every page
 
@@ -241,7 +247,7 @@ def test_the_search_index_has_each_figure_caption_but_not_its_drawing(site):
     text = " ".join(doc["text"] for doc in index["docs"] if doc["location"].startswith("01-computational-graph/"))
     built = (site / "01-computational-graph/index.html").read_text(encoding="utf-8")
     labels = set(re.findall(r"<text[^>]*>([^<]+)</text>", built))  # words inside the drawings
-    assert "left behind, drawn from this build" in text and "docexec-" not in text
+    assert "The graph <code>define_by_run.py</code> left:" in text and "docexec-" not in text
     only_drawn = {label for label in labels if label not in re.sub(r"<svg\b.*?</svg>", "", built, flags=re.S)}
     assert only_drawn and not [label for label in only_drawn if label in text]
 
@@ -306,7 +312,7 @@ def test_pages_load_nothing_from_other_hosts(site):
 def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_show(site, tmp_path):
     """Each build drops the drawings it did not use (figures.prune); the hand-drawn diagrams that
     pages embed count as used, so a rebuild finds every drawing in place (not written again)."""
-    from docexec import figures
+    from docexec import figures, teach
     from docexec.snippets import discover
 
     from .conftest import run_all
@@ -321,7 +327,7 @@ def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_s
     after = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in svg_dir.glob("*.svg")}
     assert after == before
     drawings = figures.Drawings()
-    shown = list(run_all(ROOT).graphs().values()) + figures.hand_drawn(ROOT)
+    shown = list(run_all(ROOT).graphs().values()) + figures.hand_drawn(ROOT) + [teach.key_dot()]
     assert set(after) == {f"{drawings.key(dot)}.svg" for dot in shown}
 
 
@@ -393,3 +399,34 @@ def test_the_tooltip_rules_tell_right_from_wrong():
     assert misused_tooltip("non-leaf", terms["leaf"], "a ", " tensor", terms)  # another word's definition
     assert misused_tooltip("leaves", terms["leaves"], "Only ", " that require grad", terms) is None
     assert misused_tooltip("non-leaves", terms["non-leaves"], "and ", ").", terms) is None
+
+
+def test_a_tampered_recorded_value_in_a_committed_diagram_fails_the_build_naming_it(site_copy, tmp_path):
+    _replace(site_copy / "diagrams/backward-pass/seed_gradient.dot", ".grad = 12", ".grad = 13")
+    proc = mkdocs_build(site_copy, tmp_path / "out")
+    assert proc.returncode != 0
+    assert "diagrams/backward-pass/seed_gradient.dot: is stale: snippets/backward-pass/seed_gradient.py" in proc.stderr
+
+
+def test_each_chapter_has_the_key_once_and_no_figure_twice(site):
+    for page in chapter_pages():
+        built = (site / page.stem / "index.html").read_text(encoding="utf-8")
+        if '<figure class="docexec-figure"' not in built:
+            continue
+        assert built.count('<details class="docexec-key">') == 1, page.stem
+        drawings = re.findall(r'<figure class="docexec-figure" id="[^"]+">\s*(<svg.*?</svg>)', built, re.S)
+        bodies = [re.sub(r'id="[^"]*"', "", svg) for svg in drawings]
+        assert len(bodies) == len(set(bodies)), f"{page.stem} draws one graph twice"
+    first = (site / "01-computational-graph/index.html").read_text(encoding="utf-8")
+    assert ('The graph <code>next_functions.py</code> left is the one drawn above for '
+            '<a href="#fig-computational-graph-graph-build-py-figure"><code>graph_build.py</code></a>') in first
+
+
+def test_captions_say_what_each_figure_shows(site):
+    captions = []
+    for page in chapter_pages():
+        built = (site / page.stem / "index.html").read_text(encoding="utf-8")
+        captions += re.findall(r'<figure class="docexec-figure" id="[^"]+">.*?<figcaption>(.*?)</figcaption>',
+                               built, re.S)
+    assert len(captions) > 40 and len(set(captions)) == len(captions)
+    assert any("order the Nodes ran in" in c for c in captions) and any("why it was cut off" in c for c in captions)

@@ -33,6 +33,8 @@ from docexec.claims import ADDRESS_LIKE
 from docexec.protocol import End, Event, Limits, error_end
 from docexec.snippets import split_lines
 
+from .record import Recorder
+
 #: Output a snippet may write before the rest is counted but no longer recorded (characters).
 MAX_RECORDED = 16_000_000
 
@@ -270,11 +272,12 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     adopt_orphans()
     _forget_inherited_finalizers()
     own = os.getpid()
-    status, namespace = _execute(root, display, workdir, capture, imports, limits, files)
+    recorder = Recorder(limits.figure) if limits.figure else None
+    status, namespace = _execute(root, display, workdir, capture, imports, limits, files, recorder)
     if os.getpid() != own:  # a process the snippet forked, which ran on to the end of the file
         _end_forked(status)
     if status["status"] == "ok":
-        status = _emit_graph(capture, namespace)
+        status = _emit_graph(capture, namespace, display, recorder)
     status = _shut_down(status)
     files.on = False
     with contextlib.suppress(BaseException):  # the snippet may have replaced the streams with anything
@@ -380,7 +383,7 @@ def end_descendants(keep: set[int] = frozenset()) -> None:
 
 
 def _execute(root: str, display: str, workdir: str, capture: _Capture, imports: _ImportRecorder,
-             limits: Limits, files: _FileRecorder) -> tuple[End, dict]:
+             limits: Limits, files: _FileRecorder, recorder: Recorder | None = None) -> tuple[End, dict]:
     """Execute the snippet as ``__main__``; return how it ended and its module's namespace."""
     path = os.path.join(root, display)
     namespace: dict = {}
@@ -409,6 +412,8 @@ def _execute(root: str, display: str, workdir: str, capture: _Capture, imports: 
         sys.modules["__main__"] = module
         namespace = module.__dict__
         code = compile(source, display, "exec")
+        if recorder is not None:
+            recorder.start()
         capture.started = time.perf_counter()
         files.on = True
         _as_main(code, namespace)
@@ -662,16 +667,20 @@ def _missing_modules(root: str, names: list[str]) -> tuple[list[str], list[str]]
     return sorted(files), sorted(absent)
 
 
-def _emit_graph(capture: _Capture, namespace: dict) -> End:
-    """Draw the graph the snippet's named tensors hold when it finishes (see ``docexec.graph``);
-    return the snippet's end: ok, or the error drawing it raised."""
-    from docexec import graph
+def _emit_graph(capture: _Capture, namespace: dict, display: str, recorder: Recorder | None) -> End:
+    """Draw the graph the snippet's named tensors hold when it finishes (``docexec.graph``), with
+    a tooltip on every box and what ``recorder`` noted (``docexec.teach``); return the snippet's
+    end: ok, or the error drawing it raised."""
+    from docexec import graph, teach
 
     try:
         tensors = graph.named_tensors(namespace)
+        facts = recorder.facts_about(tensors) if recorder is not None else None
         took_part = any(t.grad_fn is None and t.requires_grad and t.grad is not None for t in tensors.values())
         if graph.has_graph(tensors) or took_part:
-            capture.emit({"graph": {"dot": graph.to_dot(tensors), "alt": graph.describe(tensors)}})
+            words = "; ".join(filter(None, [graph.describe(tensors), teach.in_words(tensors, facts)]))
+            capture.emit({"graph": {"dot": graph.to_dot(tensors, notes=teach.notes(tensors, facts)), "alt": words,
+                                    "caption": teach.caption(display, tensors, facts)}})
     except Exception as exc:  # noqa: BLE001 - said as the snippet's failure, with the reason
         return error_end(type(exc).__name__, f"drawing the graph the snippet left failed: {exc}", 0)
     return {"status": "ok"}

@@ -134,7 +134,8 @@ def prepare(modules: list[str]) -> None:
     import gc
     import importlib
 
-    from docexec import graph  # noqa: F401 - what the child draws with
+    from docexec import graph, teach  # noqa: F401 - what the child draws with
+    from docexec.worker import record  # noqa: F401 - what the child records with
 
     for name in modules:
         with contextlib.suppress(Exception):  # the snippet that needs it reports the error itself

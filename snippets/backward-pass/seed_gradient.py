@@ -1,3 +1,4 @@
+# docexec: figure=gradients
 import torch
 
 x = torch.tensor(2.0, requires_grad=True)

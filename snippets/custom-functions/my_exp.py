@@ -1,3 +1,4 @@
+# docexec: figure=gradients+saved
 import torch
 
 

@@ -1,3 +1,4 @@
+# docexec: figure=gradients
 import torch
 
 torch.manual_seed(0)

@@ -1,3 +1,4 @@
+# docexec: figure=cuts
 import torch
 
 torch.manual_seed(0)

@@ -1,3 +1,4 @@
+# docexec: figure=hooks+gradients
 import torch
 
 x = torch.tensor([1.0, 2.0], requires_grad=True)

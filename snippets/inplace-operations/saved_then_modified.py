@@ -1,3 +1,4 @@
+# docexec: figure=versions
 import textwrap
 
 import torch

@@ -1,3 +1,4 @@
+# docexec: figure=gradients
 import torch
 
 w = torch.tensor([0.5, -1.0], requires_grad=True)

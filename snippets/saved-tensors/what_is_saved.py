@@ -1,3 +1,4 @@
+# docexec: figure=saved
 import torch
 
 

@@ -1,0 +1,97 @@
+"""Figures that teach: the facts recorded while an example ran, drawn on its graph (docexec.teach,
+docexec.worker.record), one golden DOT file per kind of fact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docexec import figures, teach
+from docexec.snippets import discover, options
+
+from .conftest import ROOT, run_all
+
+FOLDER = "tests/fixtures/figures"
+GOLDEN = Path(__file__).parent / "golden" / "teach"
+
+
+@pytest.fixture(scope="module")
+def results():
+    return run_all(ROOT, FOLDER, cache=False)
+
+
+@pytest.mark.parametrize("name", ["gradients", "saved", "versions", "hooks", "cuts", "custom"])
+def test_each_kind_of_fact_is_drawn_as_the_golden_file_says(results, name):
+    """gradients: the order the Nodes ran, the gradient along each arrow, each leaf's .grad; saved:
+    what each Node kept and which named tensor it is; versions: a Node whose saved tensor moved;
+    hooks: what got a hook; cuts: why a tensor is outside the graph; custom: a custom Function's
+    Node under its own name, with what its ctx saved."""
+    result = results.runs[f"{FOLDER}/{name}.py"]
+    assert result.ok, result.error_message
+    assert result.graph_dot == (GOLDEN / f"{name}.dot").read_text(encoding="utf-8")
+
+
+def test_the_same_run_draws_the_same_bytes(results):
+    again = run_all(ROOT, FOLDER, cache=False)
+    assert {p: r.graph_dot for p, r in again.runs.items()} == {p: r.graph_dot for p, r in results.runs.items()}
+
+
+def with_and_without_recording(root: Path, path: Path) -> tuple[str, str]:
+    """The output of ``path`` as it is, and with its option line blanked (same line numbers)."""
+    source = path.read_text(encoding="utf-8")
+    plain = "\n".join("#" if line.startswith("# docexec: figure=") else line for line in source.split("\n"))
+    copy = root / "snippets" / "plain" / path.name
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    copy.write_text(plain, encoding="utf-8")
+    recorded = root / "snippets" / "recorded" / path.name
+    recorded.parent.mkdir(parents=True, exist_ok=True)
+    recorded.write_text(source, encoding="utf-8")
+    found = run_all(root, cache=False)
+    return (found.runs[f"snippets/recorded/{path.name}"].output, found.runs[f"snippets/plain/{path.name}"].output)
+
+
+def site_examples_with_facts() -> list[str]:
+    return [p for p in discover(ROOT) if options((ROOT / p).read_text(encoding="utf-8")).get("figure")]
+
+
+@pytest.mark.parametrize("path", site_examples_with_facts() + [f"{FOLDER}/{n}.py" for n in ("gradients", "custom")])
+def test_recording_changes_nothing_an_example_prints_or_computes(tmp_path, path):
+    """Every example whose figure records facts prints the same (its claims, gradients included)
+    with the recording and without it."""
+    recorded, plain = with_and_without_recording(tmp_path, ROOT / path)
+    assert recorded == plain and plain
+
+
+def test_every_box_of_a_figure_says_what_it_is_on_hover(results):
+    import re
+
+    svg = figures.Drawings().svg(results.runs[f"{FOLDER}/gradients.py"].graph_dot)
+    boxes = re.findall(r'<g id="[^"]*node\d+" class="node [^"]*">\n(<title>)?', svg)
+    assert len(boxes) == 8 and all(boxes), "a box without its tooltip"
+    titles = svg.split("<title>")[1:]
+    assert any(t.startswith("MulBackward0: the backward of a multiplication") for t in titles)
+    assert any(t.startswith("x: a leaf tensor that requires grad") for t in titles)
+    assert "<a " not in svg and "xlink:title" not in svg
+
+
+def test_the_text_alternative_and_the_caption_say_the_facts(results):
+    result = results.runs[f"{FOLDER}/gradients.py"]
+    assert "backward ran SumBackward0, MulBackward0, AccumulateGrad, AccumulateGrad" in result.graph_alt
+    assert "x.grad = [3, 3]" in result.graph_alt
+    assert "order the Nodes ran in" in result.graph_caption and "<code>gradients.py</code>" in result.graph_caption
+
+
+def test_a_figure_option_names_what_it_may_be(tmp_path):
+    (tmp_path / "snippets/f").mkdir(parents=True)
+    (tmp_path / "snippets/f/bad.py").write_text("# docexec: figure=gradient\nprint(1)  # 1\n")
+    (problem,) = run_all(tmp_path).problems()
+    assert str(problem) == ("snippets/f/bad.py:1: docexec option figure takes gradients, saved, versions, hooks, "
+                            "cuts (several joined with '+'), got 'gradient'")
+
+
+def test_the_key_shows_every_kind_of_box_and_mark():
+    dot = teach.key_dot()
+    for mark in ("tensor-leaf", "tensor-nonleaf", "tensor-nograd", "accumulate", "backward", "peripheries=2",
+                 "#dc2626", "gradient sent back", "step ②"):
+        assert mark in dot
