@@ -69,7 +69,42 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
     ran = {path for path, result in results.runs.items() if result.ok}  # a failed run says nothing of its graph
     for change in figures.sync(runner.root, results.graphs(), ran, runner.folder):
         print(change, file=out)
+    if not left and set(results.runs) >= set(discover(runner.root)):  # every page's examples ran, and ran well
+        for change in colab_sync(runner, results):
+            print(change, file=out)
     return left
+
+
+def colab_sync(runner: Runner, results, write: bool = True) -> list[str]:
+    """The committed Colab notebooks (``notebooks/<page>.ipynb``, ``colab_notebook``) that are
+    missing, stale or orphaned, as ``path: written/updated/removed`` lines; each is written or
+    removed when ``write``. Needs every snippet's result (a full run)."""
+    from . import build as builds
+    from .notebooks import COLAB_FOLDER, chapter_notebook, colab_notebook, dumps
+
+    build = builds.Build(runner, include_paths(runner.root))
+    wanted = {}
+    for page_file in sorted((runner.root / "docs").rglob("*.md")):
+        page = build.page(page_file.read_text(encoding="utf-8-sig"), page_file.relative_to(runner.root).as_posix())
+        if page.snippets and not page.problems:
+            notebook = colab_notebook(chapter_notebook(page, results, build.drawings, colab=True))
+            wanted[f"{COLAB_FOLDER}/{page_file.stem}.ipynb"] = dumps(notebook)
+    changes = []
+    for path, text in wanted.items():
+        target = runner.root / path
+        current = target.read_text(encoding="utf-8") if target.is_file() else None
+        if current != text:
+            changes.append(f"{path}: {'updated' if current is not None else 'written'}")
+            if write:
+                write_atomically(target, text)
+    folder = runner.root / COLAB_FOLDER
+    for stale in sorted(folder.glob("*.ipynb")) if folder.is_dir() else []:
+        path = f"{COLAB_FOLDER}/{stale.name}"
+        if path not in wanted:
+            changes.append(f"{path}: removed")
+            if write:
+                stale.unlink()
+    return changes
 
 
 def site_config(root: Path) -> dict:

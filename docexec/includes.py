@@ -9,6 +9,7 @@ notebooks all work from that record.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from dataclasses import dataclass, field
@@ -53,6 +54,9 @@ class Fence:
             snippets folder): their outputs follow it on the page. False for code shown without
             running (a fence including ``docexec/graph.py``).
         figured: the snippet paths whose figure follows this fence (the last fence including them).
+        answer: for an exercise (a fence marked ``<!-- docexec: exercise -->`` on the line before),
+            the 0-based line of the ``<!-- docexec: answer -->`` marker after it, where its output
+            and figure go instead (inside a folded answer, say); None for any other fence.
     """
 
     start: int
@@ -61,6 +65,7 @@ class Fence:
     includes: tuple[Include, ...]
     runs: bool
     figured: tuple[str, ...] = ()
+    answer: int | None = None
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,7 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
         runs = _runs(page, start, info, includes, folder)
         page.fences.append(Fence(start, end, indent, includes, runs))
     page.fences = _with_figures(page.fences)
+    _answers(page)
     in_fences = {include.line for fence in page.fences for include in fence.includes}
     for number, line in enumerate(page.lines, start=1):  # includes outside a fence of includes
         match = INCLUDE.match(line)
@@ -155,6 +161,36 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
 
 #: The line before a fence whose includes are shown without running (a helper module, say).
 SHOW = re.compile(r"^[ \t]*<!--[ \t]*docexec:[ \t]*show[ \t]*-->[ \t]*$")
+#: The line before an exercise: a fence that runs, whose output goes to the answer marker after it.
+EXERCISE = re.compile(r"^[ \t]*<!--[ \t]*docexec:[ \t]*exercise[ \t]*-->[ \t]*$")
+#: Where an exercise's output and figure go (the first such line after its fence).
+ANSWER = re.compile(r"^(?P<indent>[ \t]*)<!--[ \t]*docexec:[ \t]*answer[ \t]*-->[ \t]*$")
+
+
+def _before(page: Page, start: int) -> str:
+    """The last line before line ``start`` that is not blank ("" if none)."""
+    return next((page.lines[n] for n in range(start - 1, -1, -1) if page.lines[n].strip()), "")
+
+
+def _answers(page: Page) -> None:
+    """Send each exercise fence's output to the answer marker after it; an exercise without one,
+    or a marker without an exercise, is a problem of the page."""
+    taken = set()
+    for number, fence in enumerate(page.fences):
+        if not EXERCISE.match(_before(page, fence.start)):
+            continue
+        answer = next((n for n in range(fence.end + 1, len(page.lines))
+                       if ANSWER.match(page.lines[n]) and n not in page.fenced and n not in taken), None)
+        if answer is None or not fence.runs:
+            page.problems.append(Problem(page.name, fence.start + 1, "an exercise needs a fence of code that runs "
+                                         "and a '<!-- docexec: answer -->' line after it, where its output goes"))
+            continue
+        taken.add(answer)
+        page.fences[number] = dataclasses.replace(fence, answer=answer)
+    for n, line in enumerate(page.lines):
+        if ANSWER.match(line) and n not in page.fenced and n not in taken:
+            page.problems.append(Problem(page.name, n + 1, "this '<!-- docexec: answer -->' line follows no "
+                                         "exercise ('<!-- docexec: exercise -->' before a fence)"))
 
 
 def _runs(page: Page, start: int, info: list[str], includes: tuple[Include, ...], folder: str) -> bool:
@@ -165,8 +201,7 @@ def _runs(page: Page, start: int, info: list[str], includes: tuple[Include, ...]
     the page: the author must say whether the code runs."""
     examples = [i for i in includes if _is_example(i.file, folder)]
     others = [i for i in includes if i.file and i.file.startswith(f"{folder}/") and i not in examples]
-    before = next((page.lines[n] for n in range(start - 1, -1, -1) if page.lines[n].strip()), "")
-    if SHOW.match(before) or not (examples or others):
+    if SHOW.match(_before(page, start)) or not (examples or others):
         return False
     python = bool(info) and info[0] in ("python", "py")
     outside = [i for i in includes if i.file and not i.file.startswith(f"{folder}/")]
@@ -259,9 +294,8 @@ def _with_figures(fences: list[Fence]) -> list[Fence]:
         if fence.runs:
             for include in fence.includes:
                 last[include.file] = number
-    return [Fence(f.start, f.end, f.indent, f.includes, f.runs,
-                  tuple(dict.fromkeys(i.file for i in f.includes if last.get(i.file) == n)) if f.runs else ())
-            for n, f in enumerate(fences)]
+    return [dataclasses.replace(f, figured=tuple(dict.fromkeys(i.file for i in f.includes if last.get(i.file) == n))
+                                if f.runs else ()) for n, f in enumerate(fences)]
 
 
 def _fences(lines: list[str]):

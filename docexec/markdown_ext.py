@@ -86,12 +86,17 @@ class SnippetOutputPreprocessor(Preprocessor):
             bad = {problem.line - 1 for problem in page.problems}
             lines = [f"{line[: len(line) - len(line.lstrip())]}(an include that failed: see the top of the page)"
                      if index in bad else line for index, line in enumerate(lines)]
-        ends = {fence.end: fence for fence in page.fences if fence.runs}
+        ends = {fence.end: fence for fence in page.fences if fence.runs and fence.answer is None}
+        answers = {fence.answer: fence for fence in page.fences if fence.answer is not None}
         diagrams = {diagram.index: diagram for diagram in page.diagrams}
         out: list[str] = []
         for index, line in enumerate(lines):
             if index in diagrams:
                 out.extend(self._leave(builds.Place(diagram=diagrams[index]), diagrams[index].indent))
+                continue
+            if index in answers:  # an exercise's output, where its answer is
+                indent = line[: len(line) - len(line.lstrip())]
+                out.extend(self._leave(builds.Place(fence=answers[index], page=builds.page_key(text)), indent))
                 continue
             out.append(line)
             if index in ends:

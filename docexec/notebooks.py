@@ -77,6 +77,7 @@ class _Cells:
 
     def __init__(self, prose: _Prose):
         self.to_markdown = prose.links
+        self.drawing = False  # the drawing function's cell is in (_drawing_cell)
         self.cells: list[dict] = []
         self.prose: list[str] = []
         self.attachments: dict = {}
@@ -101,7 +102,8 @@ class _Cells:
                            "execution_count": self.count, "source": source, "outputs": outputs})
 
 
-def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url: str = "") -> dict:
+def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url: str = "",
+                     colab: bool = False) -> dict:
     """Build the notebook of one chapter page.
 
     Args:
@@ -110,6 +112,7 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
         drawings: the build's drawings (figures are drawn with them).
         site_url: the published site's address; links to other pages are made absolute with it
             (relative links stay as they are when it is empty).
+        colab: say under the title that the notebook carries no outputs (``colab_notebook``).
 
     Returns:
         The notebook as a ``dict`` in nbformat 4.5.
@@ -119,6 +122,7 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
         UnknownTargetError: an include names a snippet without a result.
     """
     fences = {fence.start: fence for fence in page.fences}
+    answers = {fence.answer: fence for fence in page.fences if fence.answer is not None}
     drawings.draw_many([results.runs[p].graph_dot for p in page.snippets
                         if p in results.runs and results.runs[p].graph_dot])  # in parallel, first
     diagrams = {diagram.index: diagram for diagram in page.diagrams}
@@ -129,6 +133,10 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
         if index in fences:
             _fence_cells(fences[index], results, drawings, cells)
             index = fences[index].end + 1
+            continue
+        if index in answers:
+            _answer_cell(answers[index], results, drawings, cells)
+            index += 1
             continue
         if index in diagrams:
             diagram = diagrams[index]
@@ -145,9 +153,13 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
         if index == page.title and results.versions():
             versions = results.versions()
             chapter = _chapter_link(page, site_url)
-            cells.prose.append(f"\n*This notebook was generated from the site's page {chapter} and run with "
-                               f"PyTorch {versions.get('torch')} on Python {versions.get('python')}; the outputs "
-                               "below are that run's. Each code cell runs on its own.*")
+            cells.prose.append(
+                f"\n*This notebook is the site's page {chapter} without its outputs: run it. The site's outputs "
+                f"come from PyTorch {versions.get('torch')} on Python {versions.get('python')}; Colab may run "
+                "another PyTorch, whose outputs may differ.*" if colab else
+                f"\n*This notebook was generated from the site's page {chapter} and run with "
+                f"PyTorch {versions.get('torch')} on Python {versions.get('python')}; the outputs "
+                "below are that run's. Each code cell runs on its own.*")
         index += 1
     cells.flush()
     return {
@@ -179,22 +191,65 @@ def _chapter_link(page: Page, site_url: str) -> str:
 
 
 def _fence_cells(fence: Fence, results: Results, drawings: Drawings, cells: _Cells) -> None:
-    """One code cell per include of ``fence``: with this build's output if the fence runs (and the
-    figures that follow it on the page after the last one), else the code alone."""
+    """One code cell per include of ``fence``: with this build's output if the fence runs, else the
+    code alone (an exercise's output waits for its answer, ``_answer_cell``); then a cell that draws
+    each figure that follows the fence on the page (``_figure_cell``)."""
     if not fence.runs:
         code = "\n\n".join(included_text((results.root / i.file).read_text(encoding="utf-8"), i.section)
                            for i in fence.includes)
         cells.code(code, [])
         return
     out = include_output(results, fence)
-    for number, (include, (_, pieces)) in enumerate(zip(fence.includes, out.cells, strict=True)):
-        outputs = [{"output_type": "stream", "name": stream, "text": text} for stream, text in pieces]
-        if number == len(fence.includes) - 1:
-            outputs += [{"output_type": "display_data", "metadata": {},
-                         "data": {"image/svg+xml": labelled(drawings.svg(figure.dot, "nb"), figure.alt),
-                                  "text/plain": figure.alt}}
-                        for figure in out.figures]
+    for include, (_, pieces) in zip(fence.includes, out.cells, strict=True):
+        outputs = [] if fence.answer is not None else [
+            {"output_type": "stream", "name": stream, "text": text} for stream, text in pieces]
         cells.code(included_text(results.source(include.file), include.section), outputs)
+    if fence.answer is None:
+        for figure in out.figures:
+            _figure_cell(figure, drawings, cells)
+
+
+def _drawing_cell(cells: _Cells) -> None:
+    """Once per notebook, before its first figure cell: the drawing function shown on chapter 01
+    (``docexec/graph.py``'s ``to_dot`` section) and the graphviz package that shows its DOT text."""
+    if cells.drawing:
+        return
+    cells.drawing = True
+    from . import graph
+
+    source = included_text(Path(graph.__file__).read_text(encoding="utf-8"), "to_dot")
+    cells.code("# The drawing function of chapter 01, which the figure cells below use.\n"
+               "# It needs the graphviz package (pip install graphviz) and Graphviz itself.\n"
+               f"import graphviz\n\n{source}", [])
+
+
+def _figure_cell(figure, drawings: Drawings, cells: _Cells) -> None:
+    """A cell that draws an example's graph from the reader's own run (``to_dot`` and the graphviz
+    package, which Colab has), holding this build's drawing as its output."""
+    names = re.findall(r'^  t\d+ \[label="([A-Za-z_][A-Za-z_0-9]*)\\n', figure.dot, re.M)
+    if not names:
+        return
+    _drawing_cell(cells)
+    tensors = ", ".join(f'"{name}": {name}' for name in names)
+    code = (f"# The graph this example left, drawn from your own run. Below: this build's drawing,\n"
+            f"# with what its run recorded (see the page).\ngraphviz.Source(to_dot({{{tensors}}}))")
+    cells.code(code, [{"output_type": "display_data", "metadata": {},
+                       "data": {"image/svg+xml": labelled(drawings.svg(figure.dot, "nb"), figure.alt),
+                                "text/plain": figure.alt}}])
+
+
+def _answer_cell(fence: Fence, results: Results, drawings: Drawings, cells: _Cells) -> None:
+    """Where an exercise's answer is: what it printed in this build, and its figure, as Markdown."""
+    out = include_output(results, fence)
+    if out.text:
+        longest = max((len(run) for run in re.findall(r"`+", out.text)), default=0)
+        fence_mark = "`" * max(3, longest + 1)
+        cells.prose.append(f"*What it printed in this build:*\n\n{fence_mark}text\n{out.text}\n{fence_mark}")
+    for figure in out.figures:
+        name = f"{figure.name.rpartition('/')[2]}.svg"
+        svg = labelled(drawings.svg(figure.dot, "nb"), figure.alt)
+        cells.attachments[name] = {"image/svg+xml": base64.b64encode(svg.encode()).decode()}
+        cells.prose.append(f"\n![{figure.alt}](attachment:{name})")
 
 
 #: How nbconvert (mkdocs-jupyter) shows an SVG output on a notebook's page: an image of the document.
@@ -222,3 +277,43 @@ def inline_figures(html: str) -> str:
 def dumps(notebook: dict) -> str:
     """The notebook as JSON text (sorted keys, one-space indent, as Jupyter writes it)."""
     return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+#: Where the chapter notebooks for Colab are committed (``colab_notebook``), from the repository root.
+COLAB_FOLDER = "notebooks"
+#: The environment variable the publishing workflow sets to ``<owner>/<repository>/blob/<branch>``:
+#: with it, pages link each chapter's notebook to Colab (``colab_url``); without it, they do not.
+COLAB_VARIABLE = "COLAB_GITHUB"
+_ATTACHED = re.compile(r"!\[(?P<alt>[^\]]*)\]\(attachment:[^)]+\)")
+#: A Markdown link to another page of the site, relative (``[text](04-leaf-tensors.md)``): it leads
+#: nowhere from Colab, so the committed notebook keeps its text only.
+_RELATIVE_LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?!https?:|#)[^)\s]+\)")
+
+
+def colab_notebook(notebook: dict) -> dict:
+    """A chapter ``notebook`` (made with ``colab=True``, without a site address) as it is committed
+    for Colab (``COLAB_FOLDER``): the same cells with no outputs and no drawings, so that the file
+    depends on the page and its examples only, not on this machine's Graphviz: a figure cell draws
+    the graph from the reader's own run, a concept diagram is named by its text alternative, and a
+    relative link to another page keeps its text only."""
+    cells = []
+    for cell in notebook["cells"]:
+        cell = dict(cell)
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+        else:
+            cell.pop("attachments", None)
+            source = _ATTACHED.sub(lambda m: f"*(Figure on the site: {m.group('alt')})*", cell["source"])
+            cell["source"] = _RELATIVE_LINK.sub(lambda m: m.group("text"), source)
+        cells.append(cell)
+    return dict(notebook, cells=cells)
+
+
+def colab_url(stem: str) -> str:
+    """The address that opens the committed notebook of chapter ``stem`` in Colab, or "" when the
+    repository is not known (``COLAB_VARIABLE`` unset: a local build links nothing rather than a
+    broken address)."""
+    import os
+
+    where = os.environ.get(COLAB_VARIABLE, "").strip("/")
+    return f"https://colab.research.google.com/github/{where}/{COLAB_FOLDER}/{stem}.ipynb" if where else ""

@@ -180,11 +180,13 @@ def note_html(versions: dict[str, str], minutes: int, extra: str = "") -> str:
     return f"{note}\n\n{extra}\n" if note else f"{extra}\n"
 
 
-def notebook_nav_html(title: str, chapter: str, download: str) -> str:
+def notebook_nav_html(title: str, chapter: str, download: str, colab: str = "") -> str:
     """The line at the top of a chapter notebook's page: a link back to the chapter (``title`` at
-    the address ``chapter``) and a button that downloads the notebook (from ``download``)."""
+    the address ``chapter``), a button that downloads the notebook (from ``download``) and, given
+    ``colab``, one that opens it in Colab."""
+    opens = f' <a class="md-button" href="{escape(colab)}">Open in Colab</a>' if colab else ""
     return (f'<p class="docexec-notebook-nav"><a href="{escape(chapter)}">← Back to the chapter: {escape(title)}</a>'
-            f' <a class="md-button" href="{escape(download)}" download>Download this notebook (.ipynb)</a></p>')
+            f' <a class="md-button" href="{escape(download)}" download>Download this notebook (.ipynb)</a>{opens}</p>')
 
 
 def abbreviate_code(html: str, terms: dict[str, str]) -> str:

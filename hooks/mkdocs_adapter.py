@@ -41,7 +41,7 @@ from docexec.execute import ExecutionError
 from docexec.figures import GraphvizError
 from docexec.files import write_atomically
 from docexec.includes import include_folders
-from docexec.notebooks import chapter_notebook, dumps, inline_figures, title_of
+from docexec.notebooks import chapter_notebook, colab_url, dumps, inline_figures, title_of
 from docexec.results import UnknownTargetError
 
 log = get_plugin_logger("docexec")
@@ -177,7 +177,8 @@ def on_page_content(html, page, config, files):
     back = posixpath.relpath(chapter.url, here or ".") + ("/" if chapter.url.endswith("/") else "")
     download = posixpath.relpath(posixpath.join(posixpath.dirname(page.file.dest_uri),
                                                 Path(page.file.src_uri).name), here or ".")
-    return render.notebook_nav_html(title_of(record), back, download) + "\n" + inline_figures(html)
+    colab = colab_url(Path(page.file.src_uri).stem)
+    return render.notebook_nav_html(title_of(record), back, download, colab) + "\n" + inline_figures(html)
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -190,9 +191,12 @@ def on_page_markdown(markdown, page, config, files):
     here = page.file.url.rstrip("/") if config.use_directory_urls else posixpath.dirname(page.file.url)
     view = posixpath.relpath(notebook.url, here or ".") + ("/" if notebook.url.endswith("/") else "")
     download = posixpath.relpath(posixpath.join(posixpath.dirname(notebook.dest_uri), f"{stem}.ipynb"), here or ".")
+    colab = colab_url(stem)
+    in_colab = (f', or <a href="{colab}">open it in Colab</a> (without outputs: Colab runs it, perhaps with '
+                "another PyTorch)") if colab else ""
     build.note_for(markdown, f'<p class="docexec-notebook">This chapter as a Jupyter notebook, with the same '
                              f'outputs: <a href="{download}" download>download it</a> or '
-                             f'<a href="{view}">read it here</a>.</p>')
+                             f'<a href="{view}">read it here</a>{in_colab}.</p>')
     return markdown
 
 

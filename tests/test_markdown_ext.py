@@ -260,3 +260,42 @@ def test_every_include_line_is_checked_wherever_it_stands(repo, page):
     line = page.split("\n").index('--8<-- "ch/nothing.py"') + 1
     assert [str(p) for p in failed.value.problems] == [
         f"docs/stray.md:{line}: includes 'ch/nothing.py', which is not a file under snippets or other"]
+
+
+EXERCISE_PAGE = '''# T
+
+<!-- docexec: exercise -->
+```python
+--8<-- "ch/plain.py"
+```
+
+??? success "Answer"
+
+    <!-- docexec: answer -->
+
+    Because it prints hello.
+'''
+
+
+def test_an_exercise_shows_its_output_in_its_answer_not_under_its_code(repo):
+    md = markdown.Markdown(extensions=["pymdownx.details", "pymdownx.superfences", "pymdownx.snippets",
+                                       "docexec.markdown_ext"],
+                           extension_configs={"pymdownx.snippets": {"base_path": [str(repo / "snippets")]},
+                                              "docexec.markdown_ext": {"root": str(repo), "on_problems": "raise"}})
+    html = md.convert(EXERCISE_PAGE)
+    code, answer = html.split("<details", 1)
+    assert "hello" in code and '<span class="filename">Output</span>' not in code  # the code, not its output
+    assert '<span class="filename">Output</span>' in answer and "Because it prints hello." in answer
+
+
+@pytest.mark.parametrize(("page", "problem"), [
+    ('<!-- docexec: exercise -->\n```python\n--8<-- "ch/plain.py"\n```\n',
+     "an exercise needs a fence of code that runs"),
+    ('```python\n--8<-- "ch/plain.py"\n```\n\n<!-- docexec: answer -->\n', "follows no exercise"),
+])
+def test_an_exercise_without_an_answer_and_an_answer_without_an_exercise_are_named(repo, page, problem):
+    (repo / "docs").mkdir(exist_ok=True)
+    (repo / "docs" / "ex.md").write_text(page)
+    with pytest.raises(builds.BuildError) as failed:
+        convert(repo, page)
+    assert problem in str(failed.value.problems[0]) and str(failed.value.problems[0]).startswith("docs/ex.md:")

@@ -105,3 +105,43 @@ def test_make_notebooks_writes_what_the_site_serves(tmp_path):
     assert written == served and len(written) == len(CHAPTERS)
     for path in written:
         assert (tmp_path / "out" / path).read_bytes() == (tmp_path / "site/notebooks" / path).read_bytes(), path
+
+
+def test_the_committed_colab_notebooks_are_the_pages_as_they_are_now(results):
+    """``notebooks/<page>.ipynb`` (what "Open in Colab" opens) is current: ``make fix`` writes it."""
+    from docexec.cli import colab_sync
+
+    assert colab_sync(results.runner, results.runner.wait(), write=False) == []
+
+
+def test_a_colab_notebook_carries_no_output_and_no_drawing():
+    import json
+
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        assert all(not c.get("outputs") for c in notebook["cells"] if c["cell_type"] == "code"), path.name
+        text = path.read_text(encoding="utf-8")
+        assert "attachments" not in text and "<svg" not in text
+        assert "Colab may run another PyTorch" in notebook["cells"][0]["source"]
+
+
+def test_open_in_colab_points_at_a_committed_notebook_when_the_repository_is_known(tmp_path):
+    import os
+    import re
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", COLAB_GITHUB="owner/course/blob/main")
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(tmp_path / "site")], cwd=ROOT,
+                   env=env, check=True, capture_output=True)
+    for page in CHAPTERS:
+        for built in (tmp_path / "site" / page.stem / "index.html",
+                      tmp_path / "site" / "notebooks" / page.stem / "index.html"):
+            links = re.findall(r'href="https://colab\.research\.google\.com/github/owner/course/blob/main/([^"]+)"',
+                               built.read_text(encoding="utf-8"))
+            assert links == [f"notebooks/{page.stem}.ipynb"], built
+            assert (ROOT / links[0]).is_file()
+    env.pop("COLAB_GITHUB")
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(tmp_path / "local")], cwd=ROOT,
+                   env=env, check=True, capture_output=True)
+    assert "colab.research.google.com" not in (tmp_path / "local" / CHAPTERS[0].stem / "index.html").read_text()
