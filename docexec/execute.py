@@ -145,7 +145,71 @@ class RunResult:
         )
 
 
-def start_worker(root: Path, python: str | None = None) -> subprocess.Popen:
+class Worker:
+    """A running ``python -m docexec.worker`` and its pipes, read by threads of its own for as long
+    as it lives (so that no pipe fills up: a worker blocked on a full pipe would stop enforcing
+    timeouts while the caller works on a result). It serves one request after another
+    (``run_snippets(keep=True)``) until its standard input ends."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+        self.lines: queue.Queue[str | None] = queue.Queue()  # its report lines; None once it ended
+        self.stderr: list[str] = []
+        self._readers = [threading.Thread(target=self._read_reports, daemon=True),
+                         threading.Thread(target=self._read_stderr, daemon=True)]
+        for thread in self._readers:
+            thread.start()
+
+    def _read_reports(self) -> None:
+        try:
+            for line in self.proc.stdout:
+                self.lines.put(line)
+        finally:
+            self.lines.put(None)
+
+    def _read_stderr(self) -> None:
+        for line in self.proc.stderr:
+            self.stderr.append(line)
+
+    def send(self, request: Request, last: bool) -> None:
+        """Write ``request`` (one line); with ``last``, close the worker's input: it ends after it."""
+        try:
+            self.proc.stdin.write(request.dumps() + "\n")
+            self.proc.stdin.flush()
+            if last:
+                self.proc.stdin.close()
+        except (BrokenPipeError, OSError, ValueError):  # the worker ended early: the missing results say so
+            pass
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stderr_tail(self) -> str:
+        return " | ".join("".join(self.stderr).strip().splitlines()[-5:])
+
+    # what tests and callers used from the process itself
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self.proc.returncode
+
+    def poll(self) -> int | None:
+        return self.proc.poll()
+
+    def wait(self, timeout: float | None = None) -> int:
+        return self.proc.wait(timeout)
+
+    def kill(self) -> None:
+        self.proc.kill()
+
+    def send_signal(self, signum: int) -> None:
+        self.proc.send_signal(signum)
+
+
+def start_worker(root: Path, python: str | None = None) -> Worker:
     """Start ``python -m docexec.worker`` now, so that it imports torch while the caller does other
     work; hand it to ``run_snippets(worker=...)`` later.
 
@@ -164,10 +228,11 @@ def start_worker(root: Path, python: str | None = None) -> subprocess.Popen:
         [str(Path(__file__).resolve().parent.parent)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
     try:
-        return subprocess.Popen([python or sys.executable, "-m", "docexec.worker"], stdin=subprocess.PIPE,
+        proc = subprocess.Popen([python or sys.executable, "-m", "docexec.worker"], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(root))
     except OSError as exc:
         raise ExecutionError(f"could not start the snippet worker: {exc}") from exc
+    return Worker(proc)
 
 
 def run_snippets(
@@ -177,11 +242,12 @@ def run_snippets(
     jobs: int | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     memory_mb: float | None = DEFAULT_MEMORY_MB,
-    options: dict[str, dict[str, float]] | None = None,
+    options: dict[str, dict] | None = None,
     python: str | None = None,
     needs: dict[str, list[str]] | None = None,
-    worker: subprocess.Popen | None = None,
+    worker: Worker | None = None,
     on_result: Callable[[RunResult], None] | None = None,
+    keep: bool = False,
 ) -> dict[str, RunResult]:
     """Execute snippets, each isolated in its own process, torch imported once for all of them.
 
@@ -191,7 +257,7 @@ def run_snippets(
         jobs: how many snippets run at once (default: the number of CPU cores).
         timeout: seconds each snippet may run before it is stopped and reported.
         memory_mb: MiB of memory each snippet may allocate before it is stopped (None: no limit).
-        options: per-snippet overrides, by path: ``{"timeout": s, "memory_mb": MiB}``
+        options: per-snippet options, by path: ``{"timeout": s, "memory_mb": MiB, "figure": kinds}``
             (see ``docexec.snippets.options``).
         python: the interpreter to use (default: the current one).
         needs: modules to import once before forking, by snippet path (e.g. ``torch._dynamo``,
@@ -199,10 +265,12 @@ def run_snippets(
             do not. Snippets that need the same modules form a group; a group with modules to
             import runs in a sub-worker that imports them while the other snippets already run
             (see ``docexec.worker``).
-        worker: a process from ``start_worker`` to use instead of starting one.
+        worker: a worker from ``start_worker`` to use instead of starting one.
         on_result: called with each ``RunResult`` as soon as the worker reports it, in this thread,
             while the other snippets still run (work done there overlaps with theirs). If it
             raises, the worker is stopped and the exception propagates.
+        keep: leave the worker running, ready for the next request (``mkdocs serve``: an edited
+            example then costs a fork, not an import of torch); else it ends after this one.
 
     Returns:
         A dict from path to ``RunResult``, in the order of ``paths``.
@@ -211,9 +279,8 @@ def run_snippets(
         ExecutionError: the worker could not be started or ended without answering for every snippet.
     """
     if not paths:
-        if worker is not None:
-            worker.kill()
-            worker.communicate()
+        if worker is not None and not keep:
+            stop_worker(worker, grace=0)
         return {}
     groups: dict[tuple[str, ...], list[str]] = {}
     for path in paths:
@@ -225,65 +292,47 @@ def run_snippets(
         # the group with the fewest modules to import first: the worker runs it without waiting
         groups=[Group(list(modules), members) for modules, members in sorted(groups.items(), key=lambda i: len(i[0]))],
     )
-    proc = worker or start_worker(root, python)
+    worker = worker or start_worker(root, python)
+    worker.send(request, last=not keep)
     results: dict[str, RunResult] = {}
-    stderr_parts: list[str] = []
-    lines: queue.Queue[str | None] = queue.Queue()
-
-    def read_results() -> None:
-        try:
-            for line in proc.stdout:
-                lines.put(line)
-        finally:
-            lines.put(None)
-
-    # The worker reads the whole request before it writes a result, and writes each result as
-    # soon as its snippet ends. Each pipe has a thread of its own, so that none can fill up: a
-    # worker blocked on a full pipe would stop enforcing timeouts while ``on_result`` works.
-    feeders = [threading.Thread(target=_write_and_close, args=(proc.stdin, request.dumps()), daemon=True),
-               threading.Thread(target=lambda: stderr_parts.append(proc.stderr.read()), daemon=True),
-               threading.Thread(target=read_results, daemon=True)]
-    for thread in feeders:
-        thread.start()
+    done = False
     try:
-        while (line := lines.get()) is not None:
-            if line.strip():
-                result = RunResult.from_report(json.loads(line))
-                results[result.path] = result
-                if on_result is not None:
-                    on_result(result)
+        while (line := worker.lines.get()) is not None:
+            data = json.loads(line) if line.strip() else None
+            if data is None:
+                continue
+            if data.get("done"):
+                done = True
+                break
+            result = RunResult.from_report(data)
+            results[result.path] = result
+            if on_result is not None:
+                on_result(result)
     except BaseException:
-        stop_worker(proc)  # the threads are daemons: not waited for, a snippet may hold the pipes a while
+        stop_worker(worker)  # its threads are daemons: not waited for, a snippet may hold the pipes a while
         raise
-    proc.wait()
-    for thread in feeders:
-        thread.join()
-    stderr = "".join(stderr_parts)
+    if not keep:
+        worker.wait()
     missing = [p for p in paths if p not in results]
-    if proc.returncode != 0 or missing:
-        tail = stderr.strip().splitlines()[-5:]
+    if not done or missing:
+        if worker.poll() is None and not done:
+            stop_worker(worker)
+        status = worker.poll()
+        tail = worker.stderr_tail()
         # Every one is named: the snippet that killed the worker is among them, and nothing says which.
         raise ExecutionError(
-            f"the snippet worker exited with status {proc.returncode} before running "
-            f"{', '.join(missing) or 'all snippets'}" + (": " + " | ".join(tail) if tail else "")
+            f"the snippet worker exited with status {status} before running "
+            f"{', '.join(missing) or 'all snippets'}" + (f": {tail}" if tail else "")
         )
     return {p: results[p] for p in paths}
 
 
-def stop_worker(proc: subprocess.Popen, grace: float = 5.0) -> None:
+def stop_worker(worker: Worker, grace: float = 5.0) -> None:
     """End the worker: SIGTERM first, on which it stops its snippets and sub-workers
     (``docexec.worker.pool.stop_everything``), then SIGKILL if it has not ended after ``grace`` seconds."""
     try:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(grace)
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(grace)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
-def _write_and_close(pipe, text: str) -> None:
-    try:
-        pipe.write(text)
-        pipe.close()
-    except (BrokenPipeError, OSError, ValueError):  # the worker ended early: the missing results say so
-        pass
+        worker.kill()
+        worker.wait()

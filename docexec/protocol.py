@@ -2,13 +2,15 @@
 
 Three channels, each carrying JSON:
 
-* **Request** (build -> worker, the worker's standard input, once): which snippets to run, with
-  which limits, in which groups (``Request``, ``Group``).
+* **Request** (build -> worker, the worker's standard input, one JSON line per request; the worker
+  serves one after another until its input ends): which snippets to run, with which limits, in
+  which groups (``Request``, ``Group``).
 * **Events** (snippet process -> worker, one JSON object a line in a file per snippet): what the
   snippet wrote and printed, the graph it left and how it ended (``Event``, ``End``).
 * **Reports** (worker -> build, one JSON line per finished snippet on the worker's standard
-  output, in the order the snippets finish): ``Report``. A sub-worker (see ``docexec.worker.pool``)
-  also writes ``+<pid> <snippet>`` and ``-<pid>`` lines to the worker, which never reach the build.
+  output, in the order the snippets finish): ``Report``; then ``DONE``, once per request. A
+  sub-worker (see ``docexec.worker.pool``) also writes ``+<pid> <snippet>`` and ``-<pid>`` lines
+  to the worker, which never reach the build.
 
 Nothing here imports torch: the build imports this module too.
 """
@@ -84,6 +86,11 @@ class Request:
         return cls(root=data["root"], jobs=max(1, int(data.get("jobs", 1))),
                    timeout=float(data.get("timeout", 30.0)), memory_mb=data.get("memory_mb"),
                    options=dict(data.get("options", {})), groups=groups or [Group([], [])])
+
+
+#: The line the worker writes when it has reported every snippet of a request (it then reads the
+#: next request, or ends when its input does).
+DONE = '{"done": true}'
 
 
 class Event(TypedDict, total=False):

@@ -123,18 +123,20 @@ class Runner:
         paths = discover(self.root, self.folder) if paths is None else list(paths)
         self.futures = {path: Future() for path in paths}
         limits, keys = {}, {}
-        self._trusted = self.cache is not None and not self.cache.installation_changed()
+        changed = self.cache is not None and self.cache.installation_changed()
+        self._trusted = self.cache is not None and not changed
         for path in paths:
             found = self._look_up(path, limits, keys)
             if found is not None:
                 self.futures[path].set_result(found)
         self.executed = [p for p in paths if not self.futures[p].done()]
-        worker, self._worker = self._worker, None
-        if not self.executed:
-            if worker is not None:  # started by prestart, for nothing: every snippet was cached
-                stop_worker(worker, grace=0)
+        if not self.executed:  # a worker started early, or kept, waits for the next run
             self._prune(every, keys)
             return
+        worker, self._worker = self._worker, None
+        if worker is not None and (not worker.alive() or changed):  # ended, or holds what changed since
+            stop_worker(worker, grace=0)
+            worker = None
         self._proc = worker if worker is not None else start_worker(self.root, self.python)
         self._failure = None
         self._thread = threading.Thread(target=self._run, args=(limits, keys, every), name="docexec-run", daemon=True)
@@ -169,7 +171,9 @@ class Runner:
 
         try:
             run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=limits,
-                         needs={p: self._needs(p) for p in self.executed}, worker=self._proc, on_result=keep)
+                         needs={p: self._needs(p) for p in self.executed}, worker=self._proc, on_result=keep,
+                         keep=True)
+            self._worker = self._proc  # kept, with torch imported: the next run (mkdocs serve) forks at once
             self._prune(every, keys)
         except BaseException as exc:  # noqa: BLE001 - handed to whoever waits
             failure = ExecutionError("the run was stopped") if self._stopping else exc

@@ -243,13 +243,15 @@ def test_the_extension_starts_the_worker_early_once_and_never_after_a_run(tmp_pa
         assert runner._worker is early  # not a second one
         runner.start()
         runner.wait()
-        assert runner._worker is None and early.returncode == 0  # the run used that worker
+        assert runner._worker is early and early.poll() is None  # the run used that worker, and kept it
         SnippetOutputExtension(root=str(tmp_path), start_early=True)  # as for every page after the run
-        assert runner._worker is None
+        assert runner._worker is early  # not a second one
         SnippetOutputExtension(root=str(tmp_path))
-        assert runner._worker is None
+        assert runner._worker is early
     finally:
+        runner.close()
         del build._RUNNERS[(tmp_path.resolve(), "snippets")]
+    assert early.poll() is not None
 
 
 def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path):

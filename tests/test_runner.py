@@ -122,3 +122,21 @@ def test_a_new_run_does_not_hand_out_the_last_runs_result_of_a_snippet_it_runs_a
     assert "snippets/c/a.py" not in runner.results().runs  # the last run's 'one' is not this run's
     gate.write_text("open")
     assert runner.wait(["snippets/c/a.py"]).output("c/a.py") == "two"
+
+
+def test_a_runner_keeps_its_worker_for_the_next_run(tmp_path):
+    """Under ``mkdocs serve`` a runner serves every rebuild: the worker that ran the last edit, with
+    torch imported, runs the next one (a fork, not a new import)."""
+    write_snippets(tmp_path, {"snippets/c/a.py": 'print("one")  # one\n'})
+    runner = Runner(tmp_path)
+    try:
+        runner.start()
+        runner.wait()
+        first = runner._worker
+        assert first is not None and first.poll() is None
+        write_snippets(tmp_path, {"snippets/c/a.py": 'print("two")  # two\n'})
+        runner.start()
+        assert runner.wait().output("c/a.py") == "two" and runner._worker is first
+    finally:
+        runner.close()
+    assert first.poll() is not None  # closed with the runner

@@ -51,6 +51,10 @@ class Slots:
     def give(self) -> None:
         os.write(self.write_fd, b"+")
 
+    def close(self) -> None:
+        os.close(self.read_fd)
+        os.close(self.write_fd)
+
 
 @dataclass
 class Running:
@@ -217,7 +221,10 @@ def serve(request: Request, out) -> None:
         LIVE.feeds[read_fd] = Feed(pid, list(group.snippets))
     prepare(first.preload)
     record_installation(request.root, first.preload)
-    _Group(request, first.snippets, slots, versions, out).run()
+    try:
+        _Group(request, first.snippets, slots, versions, out).run()
+    finally:
+        slots.close()  # a worker that serves request after request keeps no pipe of an old one
 
 
 def _sub_worker(request: Request, group: Group, slots: Slots, versions: dict, read_fd: int, write_fd: int,
