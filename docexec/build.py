@@ -86,7 +86,6 @@ class Build:
         self.notes: dict[str, str] = {}  # digest of a page's text -> extra HTML under its title
         self.checked: Results | None = None  # the complete results, once checked (check)
         self.notebooks: dict[str, Page] = {}  # a chapter notebook's path in the site -> its page
-        self.shown: dict[str, dict[str, tuple[str, str]]] = {}  # page -> DOT drawn -> (anchor, example)
         self._diagram_problems: list[Problem] | None = None
         self.reported: set[str] = set()  # problems written to stderr (report_once)
         self._drawn = False  # draw_all done
@@ -128,8 +127,11 @@ class Build:
         key = page_key(text)
         with self._lock:
             if key not in self.pages:
-                self.pages[key] = parse_page(text, name or self._locate(text), str(self.root), self.include_paths,
-                                             self.runner.folder)
+                record = parse_page(text, name or self._locate(text), str(self.root), self.include_paths,
+                                    self.runner.folder)
+                for earlier in [k for k, page in self.pages.items() if page.name == record.name]:
+                    del self.pages[earlier]  # the page as it was before an edit: its problems are gone
+                self.pages[key] = record
             return self.pages[key]
 
     def _locate(self, text: str) -> str:
@@ -156,7 +158,8 @@ class Build:
         ``drawings=False``, leave a place for each figure's drawing (a later ``fill`` draws it).
 
         A place that turns out empty (a snippet that wrote nothing and drew no graph) is removed
-        with the line break after it.
+        with the line break after it. A figure is drawn once per page in each ``html`` filled: a
+        page converted again (a preview server) shows its figures again.
 
         Raises:
             UnknownTargetError: an include names a snippet without a result or a section it does not mark.
@@ -164,19 +167,20 @@ class Build:
         """
         if f"<!--docexec-{self.token}-" not in html:
             return html
+        shown: dict[str, dict[str, tuple[str, str]]] = {}  # page -> DOT drawn -> (anchor, example)
 
         def put(match: re.Match) -> str:
             place = self.places[int(match.group(1))]
             if place.figure is not None and not drawings:
                 return match.group(0)
-            filled = self._html(place, results)
+            filled = self._html(place, results, shown)
             if place.figure is None:
                 filled = self._marker.sub(put, render.abbreviate_code(filled, place.terms))
             return filled + match.group(2) if filled else ""
 
         return self._marker.sub(put, html)
 
-    def _html(self, place: Place, results: Results) -> str:
+    def _html(self, place: Place, results: Results, shown: dict) -> str:
         if place.figure is not None:
             figure = place.figure
             svg = self.drawings.svg(figure.dot, render.slug(figure.name.removeprefix(f"{self.runner.folder}/")))
@@ -190,17 +194,17 @@ class Build:
             note = drift_page.fence_note(self.drift, place.fence) if self.drift else None
             return "\n".join(([render.output_html(out.text)] if out.text else [])
                              + ([render.drift_note_html(note)] if note else [])
-                             + [self._page_figure(place.page, figure) for figure in out.figures])
+                             + [self._page_figure(shown.setdefault(place.page, {}), figure) for figure in out.figures])
         return render.note_html(results.versions(), place.minutes, self.notes.get(place.note or "", ""))
 
     def _figure(self, figure: render.Figure, anchor: str = "") -> str:
         """A figure whose drawing is left as a place of its own."""
         return render.figure_html(self.place(Place(figure=figure)), figure.caption, anchor)
 
-    def _page_figure(self, page: str, figure: render.Figure) -> str:
-        """An example's figure on page ``page``: under the page's first figure the key to the figures
-        (once per page); a figure the page shows already is not drawn again, the page says where it is."""
-        shown = self.shown.setdefault(page, {})
+    def _page_figure(self, shown: dict[str, tuple[str, str]], figure: render.Figure) -> str:
+        """An example's figure on a page whose figures so far are ``shown`` (DOT -> anchor, example):
+        under the page's first figure the key to the figures; a figure the page shows already is not
+        drawn again, the page says where it is."""
         name = figure.name.removeprefix(f"{self.runner.folder}/")
         if figure.dot in shown:
             return render.same_figure_html(name, *shown[figure.dot])

@@ -278,6 +278,30 @@ def _show(lines: list[str]) -> str:
     return repr(text)
 
 
+#: What an exercise shows instead of a claim: the reader predicts it.
+HIDDEN = "# ?"
+
+
+def hidden(source: str) -> str:
+    """``source`` as an exercise shows it: each print's claim (and note) replaced by ``# ?`` and its
+    ``#>`` lines left out, so the reader predicts what the build checked. A source that does not
+    parse is returned as it is (the run reports it)."""
+    try:
+        sites = find_print_sites(source)
+    except ClaimSyntaxError:
+        return source
+    lines = split_lines(source, keepends=True)
+    for site in sorted(sites, key=lambda s: s.line, reverse=True):
+        if site.expected is None:
+            continue
+        del lines[site.end_line: site.end_line + len(site.block)]
+        text = lines[site.end_line - 1]
+        ending = text[len(text.rstrip("\r\n")):]
+        code = text[: site.comment_col].rstrip() if site.comment_col is not None else text.rstrip("\r\n")
+        lines[site.end_line - 1] = f"{code}  {HIDDEN}{ending}"
+    return "".join(lines)
+
+
 def remap_prints(old_source: str, new_source: str, prints: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Move print records of ``old_source`` to the lines of the same calls in ``new_source``.
 

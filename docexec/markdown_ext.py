@@ -55,12 +55,14 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
 from . import build as builds
+from .claims import hidden
 from .execute import ExecutionError
 from .figures import GraphvizError
-from .includes import include_folders
+from .includes import Include, include_folders
 from .problems import Problem
 from .render import abbreviate_code, reading_minutes
 from .results import UnknownTargetError
+from .snippets import included_text
 
 
 class SnippetOutputPreprocessor(Preprocessor):
@@ -90,7 +92,11 @@ class SnippetOutputPreprocessor(Preprocessor):
         answers = {fence.answer: fence for fence in page.fences if fence.answer is not None}
         diagrams = {diagram.index: diagram for diagram in page.diagrams}
         out: list[str] = []
+        exercises = {i.line - 1: i for f in page.fences if f.answer is not None for i in f.includes}
         for index, line in enumerate(lines):
+            if index in exercises:  # its code with the claims hidden: the reader predicts them
+                out.extend(_hidden_code(build, exercises[index], line))
+                continue
             if index in diagrams:
                 out.extend(self._leave(builds.Place(diagram=diagrams[index]), diagrams[index].indent))
                 continue
@@ -113,6 +119,14 @@ class SnippetOutputPreprocessor(Preprocessor):
         self.places.append(place)
         self.pending.append(self.build.place(place))
         return ["", f"{indent}{self.marker}{len(self.pending) - 1}", ""]
+
+
+def _hidden_code(build: builds.Build, include: Include, line: str) -> list[str]:
+    """The lines an exercise's include ``line`` stands for, indented as it is, its claims hidden
+    (``claims.hidden``)."""
+    indent = line[: len(line) - len(line.lstrip())]
+    code = hidden(included_text(build.runner.source(include.file), include.section))
+    return [indent + text if text else "" for text in code.split("\n")]
 
 
 class BlockPlaceholderPreprocessor(Preprocessor):

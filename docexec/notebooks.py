@@ -24,6 +24,7 @@ import re
 from html import unescape
 from pathlib import Path
 
+from .claims import hidden
 from .figures import Drawings
 from .includes import Fence, Page
 from .render import figure_html, include_output, labelled
@@ -93,13 +94,16 @@ class _Cells:
         self.prose.clear()
         self.attachments.clear()
 
-    def code(self, source: str, outputs: list[dict]) -> None:
+    def code(self, source: str, outputs: list[dict], exercise: bool = False) -> None:
         """A code cell; cells are numbered 1, 2, ... as a kernel running the notebook from the top
-        numbers them (``tests/test_notebooks.py`` runs it so and compares the outputs)."""
+        numbers them (``tests/test_notebooks.py`` runs it so and compares the outputs). An
+        exercise's cell is left unrun (no number, no output) and tagged ``exercise``."""
         self.flush()
         self.count += 1
-        self.cells.append({"cell_type": "code", "id": f"cell-{len(self.cells)}", "metadata": {},
-                           "execution_count": self.count, "source": source, "outputs": outputs})
+        self.cells.append({"cell_type": "code", "id": f"cell-{len(self.cells)}",
+                           "metadata": {"tags": ["exercise"]} if exercise else {},
+                           "execution_count": None if exercise else self.count,
+                           "source": source, "outputs": outputs})
 
 
 def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url: str = "",
@@ -201,9 +205,11 @@ def _fence_cells(fence: Fence, results: Results, drawings: Drawings, cells: _Cel
         return
     out = include_output(results, fence)
     for include, (_, pieces) in zip(fence.includes, out.cells, strict=True):
-        outputs = [] if fence.answer is not None else [
-            {"output_type": "stream", "name": stream, "text": text} for stream, text in pieces]
-        cells.code(included_text(results.source(include.file), include.section), outputs)
+        code = included_text(results.source(include.file), include.section)
+        if fence.answer is not None:  # an exercise: its claims hidden, its output in its answer
+            cells.code(hidden(code), [], exercise=True)
+            continue
+        cells.code(code, [{"output_type": "stream", "name": stream, "text": text} for stream, text in pieces])
     if fence.answer is None:
         for figure in out.figures:
             _figure_cell(figure, drawings, cells)

@@ -311,7 +311,7 @@ def caption(path: str, tensors: dict, facts: Facts | None) -> str:
         "cuts": "A dashed box outside the graph says why it was cut off.",
     }
     extra = " ".join(said[kind] for kind in KINDS if kind in kinds)
-    return f"{text} {extra or 'Arrows follow the forward pass; backward() walks them in reverse.'}"
+    return f"{text} {extra or 'Arrows follow the forward pass; <code>backward()</code> walks them in reverse.'}"
 
 
 # -- the key ----------------------------------------------------------------------------------

@@ -228,3 +228,11 @@ def test_a_print_inside_another_prints_arguments_belongs_to_the_outer_call():
         """)
     sites = claims.find_print_sites(source)
     assert [(s.line, s.end_line, s.claim) for s in sites] == [(1, 2, "None [None, None]"), (3, 3, "alone")]
+
+
+def test_an_exercise_hides_each_claim_and_keeps_the_code():
+    source = ('x = 2\nprint(x)  # 2\nprint("a\\nb")\n#> a\n#> b\nprint(x,\n      x)  # 2 2\n'
+              'print("free")\n')
+    assert claims.hidden(source) == ('x = 2\nprint(x)  # ?\nprint("a\\nb")  # ?\nprint(x,\n      x)  # ?\n'
+                                     'print("free")\n')
+    assert claims.hidden("print(") == "print("  # does not parse: left for the run to report

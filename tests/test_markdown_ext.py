@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import markdown
 import pytest
 
@@ -38,6 +40,21 @@ def repo(tmp_path_factory):
     results = run_all(root)
     figures.sync(root, results.graphs(), set(results.runs))  # what `make fix` would commit
     return root
+
+
+@contextlib.contextmanager
+def on_disk(repo, name: str, page: str):
+    """``page`` as ``docs/<name>`` for the length of a test; after it, the build that read it is
+    forgotten (its problems stay with it)."""
+    path = repo / "docs" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(page)
+    try:
+        yield path
+    finally:
+        path.unlink()
+        if builds.current(repo) is not None:
+            builds.end(builds.current(repo))
 
 
 def convert(root, text: str) -> str:
@@ -79,11 +96,12 @@ def test_output_placeholders_skip_the_inline_patterns_but_the_prose_does_not(rep
 
 
 def test_sections_show_only_their_own_output_and_the_figure_comes_after_the_last(repo):
-    html = convert(repo, '# T\n\n```python\n--8<-- "ch/parts.py:one"\n```\n\ntext\n\n'
+    html = convert(repo, '# T\n\n```python\n--8<-- "ch/parts.py:one"\n```\n\nBetween\n\n'
                          '```python\n--8<-- "ch/parts.py:two"\n```\n')
-    first, second = html.split("text", 1)
+    first, second = html.split("Between", 1)
     assert "first" in first and "second" not in first.split("Output", 1)[1]
-    assert "docexec-figure" not in first and second.count("docexec-figure") == 1
+    assert "docexec-figure" not in first and second.count('<figure class="docexec-figure"') == 2  # and the key's
+    assert second.index('class="docexec-key"') < second.index('<figure class="docexec-figure"')
     assert 'aria-label="Autograd graph: x → AccumulateGrad → MulBackward0 (y)"' in second
     assert "PyTorch" in html.split("first")[0]  # the versions note under the title
 
@@ -191,11 +209,12 @@ def test_a_deferred_page_filled_in_is_the_page_converted_with_the_results_at_han
         assert deferred.count(f"<!--docexec-{build.token}-") == 6  # four fences, the note, the diagram
         expected = convert_with(speaking, False)
         assert expected.count('<span class="filename">Output</span>') == 4 and "docexec-versions" in expected
-        assert expected.count("<svg") == 2  # the concept diagram, and the graph parts.py left after its last include
+        assert expected.count("<svg") == 3  # the concept diagram, the key to the figures before the first graph,
+        assert expected.count('class="docexec-key"') == 1  # and the graph parts.py left after its last include
         assert '<abbr title="The call that walks the graph in reverse."><code>backward()</code></abbr>' in expected
         results = build.check()
         text_only = build.fill(deferred, results, drawings=False)
-        assert "<svg" not in text_only and text_only.count(f"<!--docexec-{build.token}-") == 2  # the drawings
+        assert "<svg" not in text_only and text_only.count(f"<!--docexec-{build.token}-") == 3  # the drawings (and the key)
         assert build.fill(text_only, results) == expected
 
         filled, expected = build.fill(convert_with(DEFER_PAGE, True), results), convert_with(DEFER_PAGE, False)
@@ -214,9 +233,7 @@ def test_fill_leaves_page_text_that_looks_like_a_place_alone(repo):
 def test_a_missing_snippet_section_or_diagram_is_named_with_the_page_line(repo):
     page = ('# T\n\n```python\n--8<-- "ch/nothing.py"\n```\n\n```python\n--8<-- "ch/parts.py:three"\n```\n\n'
             '![x](diagrams/concepts/none.dot)\n')
-    (repo / "docs").mkdir(exist_ok=True)
-    (repo / "docs" / "broken.md").write_text(page)
-    with pytest.raises(builds.BuildError) as failed:
+    with on_disk(repo, "broken.md", page), pytest.raises(builds.BuildError) as failed:
         convert(repo, page)
     assert [str(p) for p in failed.value.problems] == [
         "docs/broken.md:4: includes 'ch/nothing.py', which is not a file under snippets or other",
@@ -233,10 +250,8 @@ def test_a_missing_snippet_section_or_diagram_is_named_with_the_page_line(repo):
 def test_an_include_either_runs_or_is_marked_as_shown_and_anything_else_is_named(repo, fence, problem):
     write_snippets(repo, {"snippets/ch/_helper.py": "print('helper')  # wrong\n",
                           "snippets/ch/notes.txt": "print('notes')\n"})
-    (repo / "docs").mkdir(exist_ok=True)
     page = f"# T\n\n{fence}\n"
-    (repo / "docs" / "kinds.md").write_text(page)
-    with pytest.raises(builds.BuildError) as failed:
+    with on_disk(repo, "kinds.md", page), pytest.raises(builds.BuildError) as failed:
         convert(repo, page)
     (found,) = failed.value.problems
     assert str(found).startswith("docs/kinds.md:4: " + problem)
@@ -253,9 +268,7 @@ def test_a_fence_marked_show_shows_a_helper_without_running_it(repo):
     '# T\n\n```python\n# a comment\n--8<-- "ch/nothing.py"\n```\n',  # in a fence with other lines
 ])
 def test_every_include_line_is_checked_wherever_it_stands(repo, page):
-    (repo / "docs").mkdir(exist_ok=True)
-    (repo / "docs" / "stray.md").write_text(page)
-    with pytest.raises(builds.BuildError) as failed:
+    with on_disk(repo, "stray.md", page), pytest.raises(builds.BuildError) as failed:
         convert(repo, page)
     line = page.split("\n").index('--8<-- "ch/nothing.py"') + 1
     assert [str(p) for p in failed.value.problems] == [
@@ -285,6 +298,7 @@ def test_an_exercise_shows_its_output_in_its_answer_not_under_its_code(repo):
     html = md.convert(EXERCISE_PAGE)
     code, answer = html.split("<details", 1)
     assert "hello" in code and '<span class="filename">Output</span>' not in code  # the code, not its output
+    assert "# ?" in code and "# hello" not in code  # its claim hidden: the reader predicts it
     assert '<span class="filename">Output</span>' in answer and "Because it prints hello." in answer
 
 
@@ -294,8 +308,6 @@ def test_an_exercise_shows_its_output_in_its_answer_not_under_its_code(repo):
     ('```python\n--8<-- "ch/plain.py"\n```\n\n<!-- docexec: answer -->\n', "follows no exercise"),
 ])
 def test_an_exercise_without_an_answer_and_an_answer_without_an_exercise_are_named(repo, page, problem):
-    (repo / "docs").mkdir(exist_ok=True)
-    (repo / "docs" / "ex.md").write_text(page)
-    with pytest.raises(builds.BuildError) as failed:
+    with on_disk(repo, "ex.md", page), pytest.raises(builds.BuildError) as failed:
         convert(repo, page)
     assert problem in str(failed.value.problems[0]) and str(failed.value.problems[0]).startswith("docs/ex.md:")

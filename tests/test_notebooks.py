@@ -3,6 +3,8 @@ kernel and print what the build printed."""
 
 from __future__ import annotations
 
+import re
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -51,8 +53,24 @@ def test_notebook_runs_in_a_kernel_and_prints_what_the_build_printed(results, pa
     NotebookClient(notebook, timeout=120, kernel_name="python3", allow_errors=False,
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
     executed = [stdout_of(cell) for cell in notebook.cells if cell.cell_type == "code"]
+    exercises = [i for i, c in enumerate(c for c in notebook.cells if c.cell_type == "code")
+                 if "exercise" in c.metadata.get("tags", [])]
+    assert all(not expected[i] and counts[i] is None for i in exercises), "an exercise's cell waits to be run"
+    for i in exercises:  # what the reader's run prints is what its answer says
+        expected[i] = executed[i]
+        assert stdout_of_answer(notebook, i) == executed[i].strip("\n")
     assert executed == expected
-    assert [cell.execution_count for cell in notebook.cells if cell.cell_type == "code"] == counts  # no "In [ ]:"
+    assert [c if i not in exercises else None for i, c in enumerate(
+        cell.execution_count for cell in notebook.cells if cell.cell_type == "code")] == counts  # no "In [ ]:"
+
+
+def stdout_of_answer(notebook, index: int) -> str:
+    """What the answer after the ``index``-th code cell says the build printed, masked as ``stdout_of``."""
+    cells = notebook.cells
+    at = [i for i, c in enumerate(cells) if c.cell_type == "code"][index]
+    answer = next(c.source for c in cells[at + 1:] if c.cell_type == "markdown" and "in this build" in c.source)
+    text = re.search(r"in this build:\*\n\n(`{3,})text\n(.*?)\n\1", answer, re.S).group(2)
+    return claims.ADDRESS_LIKE.sub(lambda m: "0x…" if m.group(0).startswith("0x") else "…", text)
 
 
 def test_notebook_title_says_notebook_and_links_back_to_its_chapter(results):
