@@ -17,7 +17,7 @@ print(type(accumulate).__name__)  # AccumulateGrad
 print(accumulate.variable is x)  # True -> it holds the leaf itself
 
 
-def walk(node, depth=0):
+def print_tree(node, depth=0):
     """Print the backward graph below node, one Node per line."""
     print("    " * depth + type(node).__name__)
     #> AddBackward0
@@ -25,7 +25,7 @@ def walk(node, depth=0):
     #>         AccumulateGrad
     for parent, _ in node.next_functions:
         if parent is not None:  # None: an input that needs no gradient
-            walk(parent, depth + 1)
+            print_tree(parent, depth + 1)
 
 
-walk(z.grad_fn)
+print_tree(z.grad_fn)
