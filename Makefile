@@ -8,6 +8,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 ADDR ?= 127.0.0.1:8000
+# options of tools/bench.py, e.g. make bench BENCH_ARGS="--repeat 1 --skip-scaling --skip-serve"
+BENCH_ARGS ?=
 
 # Material 9.8 prints an end-of-life notice on every build; silence it in logs.
 export NO_MKDOCS_2_WARNING := 1
@@ -55,8 +57,8 @@ fix: setup  ## rewrite stale output claims in snippets/ and regenerate diagrams/
 notebooks: setup  ## write the chapter notebooks into site/notebooks (for hosts that run no MkDocs hook)
 	$(BIN)/python -m docexec notebooks site/notebooks
 
-bench: setup  ## build-time benchmark: prints ratios (see tools/bench.py)
-	$(BIN)/python tools/bench.py
+bench: setup  ## build-time benchmark against markdown-exec and plain Material (see tools/bench.py)
+	$(BIN)/python tools/bench.py $(BENCH_ARGS)
 
 linkcheck: build  ## opt-in: check every link of the built site, external ones included (needs network)
 	$(BIN)/python -m pip install --quiet linkchecker==10.6.0
