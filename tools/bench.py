@@ -96,9 +96,11 @@ SERVE_TIMEOUT = 600.0  # seconds a serve may take to start, or an edit to show
 
 @dataclass
 class Run:
-    """One command's wall-clock seconds, its tree's peak resident set (MiB) and its log."""
+    """One command's wall-clock seconds, its tree's CPU seconds (user + system) and peak resident
+    set (MiB), and its log."""
 
     seconds: float
+    cpu: float
     peak_mib: float
     log: str
 
@@ -106,8 +108,9 @@ class Run:
 def run(command: list[str], cwd: Path, log: Path) -> Run:
     """Run ``command`` in ``cwd`` (output to ``log``) and time it; exit with its log's end if it fails.
 
-    The process is waited for with ``os.wait4``: its ``ru_maxrss`` covers the process and every
-    descendant it waited for (KiB on Linux, bytes on macOS).
+    The process is waited for with ``os.wait4``: its usage covers the process and every descendant
+    it waited for; ``ru_maxrss`` is the largest resident set among them (KiB on Linux, bytes on
+    macOS), as ``/usr/bin/time -v`` reports it.
     """
     with open(log, "w", encoding="utf-8") as out:
         started = time.perf_counter()
@@ -119,7 +122,7 @@ def run(command: list[str], cwd: Path, log: Path) -> Run:
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed (status {proc.returncode}) in {cwd}:\n{text[-3000:]}")
     peak = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
-    return Run(seconds, peak, text)
+    return Run(seconds, usage.ru_utime + usage.ru_stime, peak, text)
 
 
 @dataclass
@@ -421,10 +424,12 @@ class Served:
 
 @dataclass
 class Round:
-    """One round's figures: seconds and peak memory (MiB) by name, such as ``1x project cold``."""
+    """One round's figures by name, such as ``1x project cold``: wall-clock seconds, and for builds
+    their CPU seconds and peak memory (MiB)."""
 
     number: int
     seconds: dict[str, float] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
     peaks: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -437,9 +442,11 @@ class Round:
         """``items`` in this round's order."""
         return items[::-1] if self.flip else items
 
-    def record(self, name: str, result: Run) -> None:
-        """Keep a build's seconds and peak memory under ``name``."""
-        self.seconds[name], self.peaks[name] = result.seconds, result.peak_mib
+    def record(self, name: str, results: list[Run]) -> None:
+        """Keep the mean seconds and CPU seconds, and the highest peak memory, of builds of one kind."""
+        self.seconds[name] = statistics.fmean(result.seconds for result in results)
+        self.cpu[name] = statistics.fmean(result.cpu for result in results)
+        self.peaks[name] = max(result.peak_mib for result in results)
 
 
 def cold_builds(sites: Sites, rnd: Round) -> None:
@@ -447,7 +454,7 @@ def cold_builds(sites: Sites, rnd: Round) -> None:
     sites.project.clear_caches()
     for side in rnd.ordered([sites.project, sites.mdexec, sites.base]):
         result = side.build()
-        rnd.record(f"{sites.label} {side.name} {'cold' if side is sites.project else 'build'}", result)
+        rnd.record(f"{sites.label} {side.name} {'cold' if side is sites.project else 'build'}", [result])
         failed = result.log.count(MARKDOWN_EXEC_FAILED)
         if side is sites.mdexec and failed:
             rnd.notes.append(f"{sites.label} markdown-exec: {failed} of {sites.examples} blocks failed in-process")
@@ -456,19 +463,19 @@ def cold_builds(sites: Sites, rnd: Round) -> None:
 def warm_builds(sites: Sites, rnd: Round, groups: int) -> None:
     """Groups of four builds, project BASE BASE project (the other way round every other round);
     each side's figure is its mean."""
-    times: dict[str, list[float]] = {"project": [], "BASE": []}
+    results: dict[str, list[Run]] = {"project": [], "BASE": []}
     for _ in range(groups):
         for side in rnd.ordered([sites.project, sites.base, sites.base, sites.project]):
-            times[side.name].append(side.build().seconds)
-    for name, values in times.items():
-        rnd.seconds[f"{sites.label} {name} warm"] = statistics.fmean(values)
+            results[side.name].append(side.build())
+    for name, runs in results.items():
+        rnd.record(f"{sites.label} {name} warm", runs)
 
 
 def edit_builds(sites: Sites, rnd: Round) -> None:
     """The project rebuilt after an example edit, then after a prose edit."""
     for kind, edit in (("example edit", edit_example), ("prose edit", edit_prose)):
         edit(sites.project.folder, sites)
-        rnd.record(f"{sites.label} project {kind}", sites.project.build())
+        rnd.record(f"{sites.label} project {kind}", [sites.project.build()])
 
 
 def build_round(sites: Sites, rnd: Round, warm_groups: int) -> None:
@@ -619,6 +626,13 @@ def print_memory(rounds: list[Round], labels: list[str]) -> None:
           + "; ".join(parts))
 
 
+def print_cpu(rounds: list[Round]) -> None:
+    """Median CPU seconds of each kind of build (user + system, the whole tree): the work done,
+    steadier than wall-clock seconds on a shared machine, though not what a target compares."""
+    figures = ", ".join(f"{name} {statistics.median(r.cpu[name] for r in rounds):.2f}" for name in rounds[0].cpu)
+    print(f"CPU seconds of the builds (user + system of the whole tree), median: {figures}")
+
+
 def print_round(rnd: Round) -> None:
     """A round's seconds, as they come."""
     figures = ", ".join(f"{name} {seconds:.2f}" for name, seconds in rnd.seconds.items())
@@ -703,6 +717,7 @@ def main() -> None:
           f"import torch {statistics.median(r.seconds['import torch'] for r in rounds):.2f} s")
     print_table(rows)
     print_memory(rounds, [s.label for s in sizes])
+    print_cpu(rounds)
     print("markdown-exec has no cache (each of its builds runs every example): its one build per round stands in "
           "every build row; BASE runs nothing: its warm builds stand in the edit rows.")
 
