@@ -410,7 +410,10 @@ class Served:
         started = time.perf_counter()
         marker = edit(self.side.folder, self.sites)
         while time.perf_counter() - started < SERVE_TIMEOUT:
-            answer = int(fetch(f"http://{self.address}/livereload/{epoch}/0"))
+            try:
+                answer = int(fetch(f"http://{self.address}/livereload/{epoch}/0"))
+            except OSError as error:  # the server ended
+                raise self.failed(f"no reload after the edit {marker!r} ({error})") from error
             seconds = time.perf_counter() - started
             if answer > epoch and marker in self.page():
                 return seconds
