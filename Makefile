@@ -8,6 +8,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 ADDR ?= 127.0.0.1:8000
+# options of tools/bench.py, e.g. make bench BENCH_ARGS="--repeat 1 --skip-scaling --skip-serve"
+BENCH_ARGS ?=
 
 # Material 9.8 prints an end-of-life notice on every build; silence it in logs.
 export NO_MKDOCS_2_WARNING := 1
@@ -64,8 +66,8 @@ upgrade: setup  ## move the pin to another PyTorch (TORCH=2.14.1): make fix on i
 	@test -n "$(TORCH)" || { echo "make upgrade needs the PyTorch to move to: make upgrade TORCH=<version>" >&2; exit 2; }
 	$(BIN)/python -m docexec upgrade --torch $(TORCH)
 
-bench: setup  ## build-time benchmark: prints ratios (see tools/bench.py)
-	$(BIN)/python tools/bench.py
+bench: setup  ## build-time benchmark against markdown-exec and plain Material (see tools/bench.py)
+	$(BIN)/python tools/bench.py $(BENCH_ARGS)
 
 linkcheck: build  ## opt-in: check every link of the built site, external ones included (needs network)
 	$(BIN)/python -m pip install --quiet linkchecker==10.6.0

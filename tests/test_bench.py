@@ -1,0 +1,88 @@
+"""The benchmark's own logic (tools/bench.py), without timing anything: the sites it compares the
+project with, and how it turns each round's seconds into ratios and verdicts."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def bench():
+    """tools/bench.py as a module (tools/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("bench", ROOT / "tools" / "bench.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules["bench"]
+
+
+def names(items: list) -> list[str]:
+    return [item if isinstance(item, str) else next(iter(item)) for item in items]
+
+
+def test_markdown_exec_site_executes_every_example_and_base_runs_nothing(bench, tmp_path: Path):
+    bench.copy_site(tmp_path / "site")
+    sites = bench.make_sites(tmp_path / "site", "1x", sys.executable)
+    examples = len(list((ROOT / "snippets").rglob("*.py")))
+    assert sites.examples == examples
+    pages = "".join(page.read_text(encoding="utf-8") for page in (sites.mdexec.folder / "docs").rglob("*.md"))
+    assert pages.count(f"```python {bench.EXEC_OPTIONS}") == examples
+    assert '--8<-- "graph.py:to_dot"' in pages  # shown by the project, not run: its fence is left alone
+    for side, plugins in ((sites.base, ["search"]), (sites.mdexec, ["search", "markdown-exec"])):
+        config = yaml.safe_load((side.folder / "mkdocs.yml").read_text(encoding="utf-8"))
+        assert "hooks" not in config and config["strict"] is False
+        assert names(config["plugins"]) == plugins
+        extensions = names(config["markdown_extensions"])
+        assert "docexec.markdown_ext" not in extensions and "pymdownx.snippets" in extensions
+        assert not list(side.folder.rglob("*.pth"))
+    assert sites.example == Path("snippets/computational-graph/opt_in.py")
+    assert sites.url == "/01-computational-graph/"
+
+
+def test_fence_marked_show_or_naming_no_example_is_not_executed(bench, tmp_path: Path):
+    (tmp_path / "snippets" / "chapter").mkdir(parents=True)
+    for name in ("run.py", "_helper.py"):
+        (tmp_path / "snippets" / "chapter" / name).write_text("print(1)  # 1\n", encoding="utf-8")
+    page = "\n".join([
+        "```python", '--8<-- "chapter/run.py"', "```",
+        "<!-- docexec: show -->", "```python", '--8<-- "chapter/run.py"', "```",
+        "```python", '--8<-- "chapter/_helper.py"', "```",
+        "    ```python", '    --8<-- "chapter/run.py"', "    ```",
+        "```text", '--8<-- "chapter/run.py"', "```",
+    ])
+    text, count = bench.exec_fences(tmp_path, page)
+    assert count == 2
+    assert text.split("\n")[0] == f"```python {bench.EXEC_OPTIONS}"
+    assert text.split("\n")[10] == f"    ```python {bench.EXEC_OPTIONS}"
+    assert text.split("\n")[4] == text.split("\n")[7] == "```python"
+
+
+def test_ratios_are_taken_within_each_round_and_checked_against_targets(bench):
+    # The ratio of the sides' median seconds (2.9 / 2.0) would miss the cold target; the median
+    # of each round's own ratio (0.91, 0.97, 1.45) passes it.
+    rounds = []
+    for number, (project, mdexec, base) in enumerate([(1.0, 1.1, 0.9), (3.0, 3.1, 2.6), (2.9, 2.0, 2.0)]):
+        rnd = bench.Round(number)
+        rnd.seconds.update({"1x project cold": project, "1x markdown-exec build": mdexec, "1x BASE build": base,
+                            "serve project example": project, "serve markdown-exec example": mdexec,
+                            "serve BASE example": base})
+        rounds.append(rnd)
+    measures = {m.label: m for m in bench.measures({"1x": 123})}
+    cold = bench.evaluate(measures["cold, 1x (123 examples)"], rounds)
+    assert cold.seconds == {"project": 2.9, "markdown-exec": 2.0, "BASE": 2.0}
+    assert [round(value, 2) for value in cold.each["project / markdown-exec"]] == [0.91, 0.97, 1.45]
+    assert [(check.other, round(value, 2), passed) for check, value, passed in cold.results] == [
+        ("markdown-exec", 0.97, True)]
+    serve = bench.evaluate(measures["one example edited under serve, write to reload"], rounds)
+    # project - BASE: +0.1, +0.4, +0.9 s: the median, 0.4 s, misses BASE + 0.3 s
+    assert [(check.kind, round(value, 2), passed) for check, value, passed in serve.results] == [
+        ("ratio", 0.97, True), ("extra", 0.4, False)]
+    assert bench.evaluate(measures["warm, 1x"], rounds) is None  # no round measured it
