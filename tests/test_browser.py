@@ -250,6 +250,8 @@ def full_screen_report(page, path: str, index: int, width: int) -> list[str]:
 def visit(browser, base_url: str, path: str, scheme: str, width: int) -> dict:
     """Visit one page at one width in one palette and measure everything the tests below check."""
     context, page, problems = open_page(browser, base_url + path, scheme, width)
+    # exercises' answers are folded: open them, so that their outputs and figures are measured too
+    page.evaluate("document.querySelectorAll('.md-content details').forEach(d => { d.open = true; })")
     found = {"problems": problems, "scheme": page.locator("body").get_attribute("data-md-color-scheme")}
     if path in CHAPTERS or path in NOTEBOOKS:
         found.update(page.evaluate(MEASURE))
