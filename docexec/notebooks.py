@@ -31,7 +31,7 @@ from .render import figure_html, include_output, labelled
 from .results import Results
 from .snippets import included_text
 
-_ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+\w+(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
+_ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?P<kind>!!!|\?\?\?\+?)[ \t]+\w+(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
 _REF_DEF = re.compile(r"^\[(?P<ref>[^\]]+)\]:[ \t]+(?P<url><?\S+?>?)[ \t]*$")
 _REF_USE = re.compile(r"\[(?P<text>[^\]]+)\]\[(?P<ref>[^\]]*)\]")
 _PAGE_LINK = re.compile(r"\]\((?P<page>[\w./-]+)\.md(?P<anchor>#[\w-]+)?\)")
@@ -48,6 +48,7 @@ class _Prose:
                 self.refs[match.group("ref").lower()] = match.group("url").strip("<>")
         self.base = site_url.rstrip("/") + "/" if site_url else ""
         self.inside: int | None = None  # the indentation of the admonition's text, inside one
+        self.folded = False  # the admonition is a folded one (``???``), open in the notebook as <details>
 
     def line(self, line: str, fenced: bool) -> str | None:
         """The line as Jupyter Markdown, or None for a line that goes (a reference definition)."""
@@ -59,10 +60,22 @@ class _Prose:
             match = _ADMONITION.match(line)
             if match:
                 self.inside = len(match.group("indent")) + 4
-                return f"**{match.group('title') or 'Note'}**"
-        if self.inside is not None and line.strip() and len(line) - len(line.lstrip()) < self.inside:
-            self.inside = None
+                title = match.group("title") or "Note"
+                if match.group("kind") == "!!!":
+                    return f"**{title}**"
+                self.folded = True  # folded on the page, so in the notebook (Jupyter and Colab show <details>)
+                return f"<details{' open' if match.group('kind') == '???+' else ''}><summary><b>{title}</b></summary>\n"
         return line[self.inside:] if self.inside is not None and line.startswith(" " * self.inside) else line
+
+    def leave(self, line: str | None) -> str | None:
+        """Leave the admonition if ``line`` (None: the page's end) is not inside it; returns the
+        HTML that closes a folded one, if one is closed."""
+        if self.inside is None or (line is not None and (not line.strip()
+                                                         or len(line) - len(line.lstrip()) >= self.inside)):
+            return None
+        self.inside = None
+        folded, self.folded = self.folded, False
+        return "\n</details>\n" if folded else None
 
     def links(self, text: str) -> str:
         """``text`` with its reference-style links inlined."""
@@ -133,7 +146,12 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
     prose = _Prose(page, site_url)
     cells = _Cells(prose)
     index = 0
-    while index < len(page.lines):
+    while index <= len(page.lines):
+        closing = prose.leave(page.lines[index] if index < len(page.lines) else None)
+        if closing:
+            cells.prose.append(closing)
+        if index == len(page.lines):
+            break
         if index in fences:
             _fence_cells(fences[index], results, drawings, cells)
             index = fences[index].end + 1
