@@ -190,14 +190,28 @@ def _seed() -> None:
         pass
 
 
+#: Modules torch imports lazily, on a snippet's first backward pass (``_make_grads`` imports the
+#: symbolic shapes module, and SymPy with it) or first ``torch.func`` transform (TorchDynamo, the
+#: decompositions for forward mode). Imported once in the worker, they cost no child anything:
+#: without them, these imports were about 85% of the time the examples of this site ran.
+WARM_IMPORTS = ("torch.fx.experimental.symbolic_shapes", "torch.func", "torch._dynamo",
+                "torch._decomp.decompositions_for_jvp")
+
+
 def _warm_up() -> None:
-    """Pay once, before forking, what torch pays on a first tensor operation and a first tensor
-    repr (lazy initialisation in the dispatcher and in ``torch._tensor_str``), so that no child
-    pays it again. No tensor requires grad: no autograd Node is made (which would advance the
-    sequence numbers a snippet can print), no engine started, no random number drawn.
+    """Pay once, before forking, what torch pays on a first use: the imports of ``WARM_IMPORTS``,
+    and the lazy initialisation of a first tensor operation and a first tensor repr (in the
+    dispatcher and in ``torch._tensor_str``), so that no child pays them again. No tensor requires
+    grad: no autograd Node is made (which would advance the sequence numbers a snippet can
+    print), no engine started, no random number drawn.
     """
+    import importlib
+
     import torch
 
+    for name in WARM_IMPORTS:
+        with contextlib.suppress(Exception):  # another torch may lack one: its snippets import it
+            importlib.import_module(name)
     x = torch.ones(2)
     repr((x * 2 + 1).sum()), repr(x)
 
