@@ -27,6 +27,7 @@ from pathlib import Path
 
 from . import drift, drift_page, figures, render, teach
 from .includes import Diagram, Fence, Page, parse_page
+from .notebook_html import NOTEBOOK_HTML_CACHE, NotebookPages
 from .problems import Problem
 from .results import Results
 from .runner import Runner
@@ -86,6 +87,7 @@ class Build:
         self.notes: dict[str, str] = {}  # digest of a page's text -> extra HTML under its title
         self.checked: Results | None = None  # the complete results, once checked (check)
         self.notebooks: dict[str, Page] = {}  # a chapter notebook's path in the site -> its page
+        self.notebook_pages = NotebookPages(self.root / NOTEBOOK_HTML_CACHE)  # their pages' HTML
         self._diagram_problems: list[Problem] | None = None
         self.reported: set[str] = set()  # problems written to stderr (report_once)
         self._drawn = False  # draw_all done

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
+from html import escape
 
 from . import graph
 from .snippets import FIGURE_KINDS as KINDS  # what an example may ask its figure to show
@@ -292,8 +293,6 @@ def in_words(tensors: dict, facts: Facts | None) -> str:
 
 def caption(path: str, tensors: dict, facts: Facts | None) -> str:
     """What a figure shows, in a sentence or two (HTML), from its graph and its facts."""
-    from html import escape
-
     nodes, edges = graph.walk(tensors)
     leaves = [name for name, t in tensors.items() if t.grad_fn is None and t.requires_grad]
     count = sum(1 for _, kind, _ in nodes if kind in ("backward", "accumulate"))

@@ -12,8 +12,9 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
   (notebooks whose snippets wait for a slow import last), and with a drift record the page "What
   changes in PyTorch <version>" (``docexec.drift_page``), at the end of the nav.
 * ``on_pre_page`` of a notebook page: waits for that chapter's snippets and writes the notebook;
-  ``on_page_content`` puts a link back to the chapter and a download button on its page, and its
-  figures inline.
+  the page shows it as mkdocs-jupyter does, converted only when its bytes changed
+  (``docexec.notebook_html``); ``on_page_content`` puts a link back to the chapter and a download
+  button on its page, and its figures inline; ``on_post_page`` puts the notebook next to it.
 * ``on_env``, after every page is converted and before any is written: waits for the whole run,
   logs it, stops the build on any problem (``Abort``, one ``file:line: reason`` line each), draws
   the figures and fills every page's places but the drawings.
@@ -34,6 +35,7 @@ from pathlib import Path
 from mkdocs.exceptions import Abort
 from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import File, InclusionLevel
+from mkdocs.structure.toc import get_toc
 
 from docexec import build as builds
 from docexec import drift_page, render
@@ -47,7 +49,7 @@ from docexec.results import UnknownTargetError
 log = get_plugin_logger("docexec")
 EXTENSION = "docexec.markdown_ext"
 SNIPPETS = "pymdownx.snippets"
-NOTEBOOKS = "notebooks"  # site folder of the generated chapter notebooks (rendered by mkdocs-jupyter)
+NOTEBOOKS = "notebooks"  # site folder of the generated chapter notebooks (shown as mkdocs-jupyter shows them)
 NOTEBOOK_CACHE = ".cache/docexec/notebooks"  # where they are written: outside every watched folder
 
 
@@ -109,7 +111,14 @@ def on_pre_build(config):
         log.info(str(build.drift_problem))
 
 
-@event_priority(100)  # before mkdocs-jupyter turns .ipynb files into pages
+class NotebookFile(File):
+    """A chapter notebook as a page of the site (``notebooks/<page>/``), as mkdocs-jupyter's
+    ``NotebookFile`` makes one: MkDocs reads it, and this hook renders it."""
+
+    def is_documentation_page(self) -> bool:
+        return True
+
+
 def on_files(files, config):
     """Read every page once; stop on a bad include; add each chapter's notebook
     (``notebooks/<page>.ipynb``, written in ``on_pre_page``).
@@ -137,8 +146,8 @@ def on_files(files, config):
         raise Abort(builds.summary(problems))
     out = _root(config) / NOTEBOOK_CACHE
     for _, _, name in sorted(notebooks):
-        files.append(File(name, src_dir=str(out), dest_dir=config.site_dir,
-                          use_directory_urls=config.use_directory_urls))
+        files.append(NotebookFile(name, src_dir=str(out), dest_dir=config.site_dir,
+                                  use_directory_urls=config.use_directory_urls))
     if build.drift is not None:
         files.append(File.generated(config, drift_page.PAGE, content=drift_page.page_markdown(build.drift, pages)))
         entry = {f"What changes in PyTorch {build.drift.torch}": drift_page.PAGE}
@@ -147,9 +156,9 @@ def on_files(files, config):
     return files
 
 
-@event_priority(100)  # before mkdocs-jupyter reads the notebook (its cache is keyed by the file's bytes)
 def on_pre_page(page, config, files):
-    """Write a chapter's notebook with this build's outputs, once that chapter's snippets have run.
+    """Write a chapter's notebook with this build's outputs, once that chapter's snippets have run,
+    and render its page from it (``render_notebook``).
 
     Notebook pages come after every Markdown page, so the snippets have had the time it took to
     convert those. The file is rewritten only if its text changed."""
@@ -163,7 +172,17 @@ def on_pre_page(page, config, files):
     target = Path(page.file.abs_src_path)
     if not target.is_file() or target.read_text(encoding="utf-8") != content:
         write_atomically(target, content)
+    page.render = lambda *_: render_notebook(page, build)  # in place of Page.render(config, files)
     return page
+
+
+def render_notebook(page, build: builds.Build) -> None:
+    """What ``Page.render`` makes of a chapter notebook: its HTML, table of contents and title, as
+    mkdocs-jupyter makes them (``docexec.notebook_html``)."""
+    html = build.notebook_pages.html(Path(page.file.abs_src_path))
+    page.content, page.toc = html.content, get_toc(html.toc_tokens)
+    if html.title is not None:
+        page.title = html.title
 
 
 def on_page_content(html, page, config, files):
@@ -240,8 +259,12 @@ def on_env(env, config, files):
 
 
 def on_post_page(output, page, config):
-    """Put the figures' drawings in."""
+    """Put the figures' drawings in; put a chapter notebook next to its page, for the download link."""
     build = _build(config)
+    if page.file.src_uri in build.notebooks:
+        target = Path(page.file.abs_dest_path).parent / Path(page.file.src_uri).name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(page.file.abs_src_path, target)
     with _aborting():
         return build.fill(output, build.checked)
 
@@ -258,6 +281,7 @@ def on_post_build(config):
     """The build is over: forget its pages, places and drawings (its runner stays for the next)."""
     build = builds.current(_root(config), _folder(config))
     if build is not None:
+        build.notebook_pages.forget_unused()
         builds.end(build)
 
 

@@ -95,10 +95,6 @@ PAGES = {
               base_path: snippets
         plugins:
           - search
-          - mkdocs-jupyter:
-              include: ["*.ipynb"]
-              ignore: ["*.md"]
-              execute: false
         not_in_nav: |
           /notebooks/
         hooks:
