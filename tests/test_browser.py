@@ -462,3 +462,24 @@ def test_no_serious_accessibility_violations(visits):
     found = [f"{path} [{scheme}, {width} px] {line}" for (path, scheme, width), v in visits.items()
              for line in v["axe"]]
     assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_an_answer_opens_and_closes_from_the_keyboard_and_shows_the_run(browser, base_url, width):
+    """An exercise shows its code with its claims hidden; its answer is folded until the reader
+    opens it (Enter on its summary), then shows what the build printed; Space folds it again."""
+    context, page, problems = open_page(browser, base_url + CHAPTERS[0], "light", width)
+    exercise = page.locator("h3[id^='exercise-1']")
+    code = exercise.locator("xpath=following::div[contains(@class, 'highlight')][1]")
+    assert "# ?" in code.inner_text()
+    answer = exercise.locator("xpath=following::details[1]")
+    summary = answer.locator("summary")
+    assert answer.get_attribute("open") is None and not answer.locator(".filename").first.is_visible()
+    summary.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("d => d.open", arg=answer.element_handle())
+    assert answer.locator(".filename", has_text="Output").first.is_visible()
+    page.keyboard.press("Space")
+    page.wait_for_function("d => !d.open", arg=answer.element_handle())
+    context.close()
+    assert problems == []

@@ -14,7 +14,7 @@ from docexec.execute import run_snippets
 from docexec.results import Results
 from docexec.runner import Runner
 
-from .conftest import run_all, write_snippets
+from .conftest import ROOT, run_all, write_snippets
 
 
 @pytest.fixture(scope="module")
@@ -550,3 +550,21 @@ def test_a_slow_result_callback_does_not_hold_up_the_timeouts(tmp_path):
     forever = results["snippets/s/c_forever.py"]
     assert forever.error_type == "Timeout"
     assert forever.seconds < 6, f"stopped after {forever.seconds} s, not at its 2 s timeout"
+
+
+def test_a_first_use_of_torch_func_shows_what_it_warns_even_after_the_worker_imported_it(tmp_path, monkeypatch):
+    """The worker imports what torch.func pulls in before forking, to spare each example the import;
+    when that import warns (here PYTHONWARNINGS=always shows the DeprecationWarnings torch 2.13
+    raises while importing its forward-mode decompositions), the worker starts again without it, so
+    the example shows what `python file.py` shows."""
+    monkeypatch.setenv("PYTHONWARNINGS", "always")
+    write_snippets(tmp_path, {"snippets/first_use.py": "import torch\nfrom torch.func import jvp\n\n"
+                                                       "jvp(torch.sin, (torch.ones(2),), (torch.ones(2),))\n"})
+    alone = subprocess.run([sys.executable, "snippets/first_use.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert "Warning" in alone.stderr  # what a reader sees
+    run = run_all(tmp_path, cache=False).runs["snippets/first_use.py"]
+    assert run.ok and run.output.count("Warning") == alone.stderr.count("Warning")
+    monkeypatch.delenv("PYTHONWARNINGS")
+    silent = subprocess.run([sys.executable, "-c", "from docexec.worker import pool; print(pool._warm_imports())"],
+                            cwd=ROOT, capture_output=True, text=True, check=True)
+    assert silent.stdout == "True\n"  # under the default filters: the worker keeps them

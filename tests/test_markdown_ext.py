@@ -312,3 +312,16 @@ def test_an_exercise_without_an_answer_and_an_answer_without_an_exercise_are_nam
     with on_disk(repo, "ex.md", page), pytest.raises(builds.BuildError) as failed:
         convert(repo, page)
     assert problem in str(failed.value.problems[0]) and str(failed.value.problems[0]).startswith("docs/ex.md:")
+
+
+def test_an_exercise_whose_answer_is_wrong_fails_the_build_naming_its_line(repo):
+    """The answer is what the run printed, checked against the exercise's claims like any other:
+    a claim edited to a wrong answer stops the build."""
+    write_snippets(repo, {"snippets/ch/wrong.py": 'print("hello")  # goodbye\n'})
+    page = EXERCISE_PAGE.replace("ch/plain.py", "ch/wrong.py")
+    try:
+        with on_disk(repo, "wrong.md", page), pytest.raises(builds.BuildError) as failed:
+            convert(repo, page)
+        assert any(str(p).startswith("snippets/ch/wrong.py:1:") for p in failed.value.problems), failed.value.problems
+    finally:
+        (repo / "snippets/ch/wrong.py").unlink()

@@ -119,11 +119,45 @@ def kill_group(pid: int) -> None:
 
 
 def preload() -> None:
-    """Import torch (and NumPy) once, so that every forked child starts with them."""
+    """Import torch (and NumPy) once, so that every forked child starts with them, and the modules
+    torch imports lazily (``WARM_IMPORTS``) if that is silent.
+
+    A reader who runs an example sees what torch writes or warns the first time it imports one of
+    those; imported here, before the fork, it would be written in no example's run. So if importing
+    them writes anything, or shows a warning (under Python's default warning filters, which every
+    example starts with), this process starts again without them (``WARM_ENV`` set to 0), before
+    it has read any request: each example then imports them itself and shows what a reader would.
+    Left out: an example that turns on a warning hidden by default (a ``DeprecationWarning``)
+    before its first use of ``torch.func`` does not see one that importing it raised.
+    """
     import torch  # noqa: F401
 
     with contextlib.suppress(ImportError):
         import numpy  # noqa: F401
+    if os.environ.get(WARM_ENV, "1") != "0" and not _warm_imports():
+        os.environ[WARM_ENV] = "0"
+        sys.stderr.flush()
+        os.execv(sys.executable, [sys.executable, "-m", "docexec.worker"])
+
+
+#: The environment variable that turns ``WARM_IMPORTS`` off (0); the worker sets it itself when
+#: importing them is not silent (``preload``).
+WARM_ENV = "DOCEXEC_WARM_IMPORTS"
+
+
+def _warm_imports() -> bool:
+    """Import ``WARM_IMPORTS``; returns whether that wrote nothing and showed no warning."""
+    import importlib
+    import io
+    import warnings
+
+    written = io.StringIO()
+    with warnings.catch_warnings(record=True) as shown, contextlib.redirect_stdout(written), \
+            contextlib.redirect_stderr(written):
+        for name in WARM_IMPORTS:
+            with contextlib.suppress(Exception):  # another torch may lack one: its snippets import it
+                importlib.import_module(name)
+    return not shown and not written.getvalue()
 
 
 def prepare(modules: list[str]) -> None:
@@ -192,26 +226,20 @@ def _seed() -> None:
 
 #: Modules torch imports lazily, on a snippet's first backward pass (``_make_grads`` imports the
 #: symbolic shapes module, and SymPy with it) or first ``torch.func`` transform (TorchDynamo, the
-#: decompositions for forward mode). Imported once in the worker, they cost no child anything:
-#: without them, these imports were about 85% of the time the examples of this site ran.
+#: decompositions for forward mode). Imported once in the worker (``preload``), they cost no child
+#: anything: without them, these imports were about 85% of the time the examples of this site ran.
 WARM_IMPORTS = ("torch.fx.experimental.symbolic_shapes", "torch.func", "torch._dynamo",
                 "torch._decomp.decompositions_for_jvp")
 
 
 def _warm_up() -> None:
-    """Pay once, before forking, what torch pays on a first use: the imports of ``WARM_IMPORTS``,
-    and the lazy initialisation of a first tensor operation and a first tensor repr (in the
-    dispatcher and in ``torch._tensor_str``), so that no child pays them again. No tensor requires
-    grad: no autograd Node is made (which would advance the sequence numbers a snippet can
-    print), no engine started, no random number drawn.
+    """Pay once, before forking, what torch pays on a first tensor operation and a first tensor
+    repr (lazy initialisation in the dispatcher and in ``torch._tensor_str``), so that no child
+    pays it again. No tensor requires grad: no autograd Node is made (which would advance the
+    sequence numbers a snippet can print), no engine started, no random number drawn.
     """
-    import importlib
-
     import torch
 
-    for name in WARM_IMPORTS:
-        with contextlib.suppress(Exception):  # another torch may lack one: its snippets import it
-            importlib.import_module(name)
     x = torch.ones(2)
     repr((x * 2 + 1).sum()), repr(x)
 
