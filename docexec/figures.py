@@ -180,7 +180,10 @@ _GRAPH_ID = re.compile(r'<g id="[^"]*" class="graph"')
 #: What a batch may draw differently from a lone drawing: Graphviz 2.43 writes clusters in an
 #: order that depends on the graphs drawn before in the same process, and numbers gradient fills
 #: across them.
-_NOT_BATCHED = re.compile(r"\bsubgraph\b|cluster|gradient|radial|color\s*=\s*\"[^\"]*:", re.I)
+#: Matched as attributes, not words: a label may say "gradient" (most of the course's figures do).
+_NOT_BATCHED = re.compile(
+    r"\bsubgraph\b|\bcluster|gradientangle\s*=|style\s*=\s*\"?[^\"\]]*radial|color\s*=\s*\"[^\"]*:", re.I
+)
 #: The opening line of a named graph, as ``docexec.graph.to_dot`` writes it.
 _GRAPH_LINE = re.compile(r"^(?:strict\s+)?(?:di)?graph\s+(\w+)\s*\{", re.I | re.M)
 _TITLE = re.compile(r"<!-- Title: (\S+) Pages: ")
