@@ -16,12 +16,14 @@ from tests.conftest import ROOT
 @pytest.fixture(scope="module")
 def bench():
     """tools/bench.py as a module (tools/ is not a package)."""
+    sys.path.insert(0, str(ROOT / "tools"))  # as when run as a script: its sibling modules import
     spec = importlib.util.spec_from_file_location("bench", ROOT / "tools" / "bench.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules["bench"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     yield module
     del sys.modules["bench"]
+    sys.path.remove(str(ROOT / "tools"))
 
 
 def names(items: list) -> list[str]:
@@ -86,3 +88,14 @@ def test_ratios_are_taken_within_each_round_and_checked_against_targets(bench):
     assert [(check.kind, round(value, 2), passed) for check, value, passed in serve.results] == [
         ("ratio", 0.97, True), ("extra", 0.4, False)]
     assert bench.evaluate(measures["warm, 1x"], rounds) is None  # no round measured it
+
+
+def test_the_recording_cost_runs_exactly_the_examples_that_ask_for_a_recorded_figure(bench):
+    from recording_cost import recorded_examples
+
+    from docexec.snippets import discover, read_source
+
+    asked = recorded_examples(ROOT)
+    assert len(asked) >= 10 and all(given["figure"] for given in asked.values())
+    others = set(discover(ROOT)) - set(asked)
+    assert others and not any("figure=" in read_source(ROOT / path) for path in others)

@@ -36,6 +36,8 @@ A round, for each site size:
 * example edit: a line ``print("bench edit N")  # bench edit N`` appended to the first example
   of the first chapter, then the project rebuilt; prose edit: a sentence appended to that
   chapter's page, then the project rebuilt;
+* recording (1x site only, ``--skip-recording`` leaves it out): every example that asks for a
+  teaching figure run with and without its recording (``tools/recording_cost.py``);
 * serve (1x site only, ``--skip-serve`` leaves it out): each site under ``mkdocs serve``; the
   same edits (``--serve-edits`` of each per side, their mean), each timed from the file write to
   the reload: MkDocs' livereload endpoint ``/livereload/<epoch>/<id>`` answers once a build newer
@@ -48,9 +50,10 @@ process), as ``getrusage(RUSAGE_CHILDREN)`` or ``/usr/bin/time -v`` report it.
 
 Targets: cold <= 1.0 x markdown-exec (1x and 10x); warm <= 1.2 x BASE (1x) and <= 1.1 x BASE
 (10x); an example edited under serve <= 1.0 x markdown-exec's and <= BASE's + 0.3 s; a prose edit
-under serve <= 1.1 x BASE's.
+under serve <= 1.1 x BASE's; recording a teaching figure <= 5 ms per example that asks for one.
 
 Usage: python tools/bench.py [--repeat N] [--warm-groups N] [--serve-edits N] [--skip-scaling] [--skip-serve]
+                             [--skip-recording]
 """
 
 from __future__ import annotations
@@ -78,6 +81,7 @@ from pathlib import Path
 
 import yaml
 from mkdocs.utils.yaml import get_yaml_loader
+from recording_cost import RecordingCost, recording_cost
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_PARTS = ["docs", "snippets", "diagrams", "hooks", "includes", "docexec", "mkdocs.yml"]
@@ -435,6 +439,7 @@ class Round:
     cpu: dict[str, float] = field(default_factory=dict)
     peaks: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    recording: RecordingCost | None = None
 
     @property
     def flip(self) -> bool:
@@ -636,6 +641,16 @@ def print_cpu(rounds: list[Round]) -> None:
     print(f"CPU seconds of the builds (user + system of the whole tree), median: {figures}")
 
 
+def print_recording(rounds: list[Round]) -> None:
+    """What recording a teaching figure added per example (``recording_cost``), median over the rounds."""
+    costs = [r.recording for r in rounds if r.recording]
+    if costs:
+        median = statistics.median(c.ms_per_example for c in costs)
+        print(f"recording a teaching figure: {median:.1f} ms per example that asks for one ({costs[0].examples} "
+              f"examples; rounds {', '.join(f'{c.ms_per_example:.1f}' for c in costs)}); target <= 5 ms: "
+              f"{'PASS' if median <= 5 else 'MISS'}")
+
+
 def print_round(rnd: Round) -> None:
     """A round's seconds, as they come."""
     figures = ", ".join(f"{name} {seconds:.2f}" for name, seconds in rnd.seconds.items())
@@ -667,6 +682,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--serve-edits", type=int, default=2, help="edits of each kind per side under serve")
     parser.add_argument("--skip-scaling", action="store_true", help="leave out the 10x site")
     parser.add_argument("--skip-serve", action="store_true", help="leave out the timings under mkdocs serve")
+    parser.add_argument("--skip-recording", action="store_true", help="leave out what recording a figure costs")
     parser.add_argument("--keep", action="store_true", help="keep the sites and the last logs (printed folder)")
     return parser.parse_args()
 
@@ -713,6 +729,8 @@ def main() -> None:
                 build_round(sites, rnd, args.warm_groups)
                 if sites.label == "1x" and not args.skip_serve:
                     serve_round(sites, rnd, args.serve_edits)
+                if sites.label == "1x" and not args.skip_recording:
+                    rnd.recording = recording_cost(sites.project.folder, flip=rnd.flip)
             print_round(rnd)
             rounds.append(rnd)
     rows = [row for m in measures({s.label: s.examples for s in sizes}) if (row := evaluate(m, rounds))]
@@ -721,6 +739,7 @@ def main() -> None:
     print_table(rows)
     print_memory(rounds, [s.label for s in sizes])
     print_cpu(rounds)
+    print_recording(rounds)
     print("markdown-exec has no cache (each of its builds runs every example): its one build per round stands in "
           "every build row; BASE runs nothing: its warm builds stand in the edit rows.")
 
