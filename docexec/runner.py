@@ -12,12 +12,14 @@ from __future__ import annotations
 import os
 import re
 import threading
+import weakref
 from concurrent.futures import Future
 from concurrent.futures import wait as wait_for
+from dataclasses import dataclass
 from pathlib import Path
 
 from .cache import RunCache
-from .execute import DEFAULT_TIMEOUT, ExecutionError, RunResult, run_snippets, start_worker, stop_worker
+from .execute import DEFAULT_TIMEOUT, ExecutionError, RunResult, Worker, run_snippets, start_worker, stop_worker
 from .results import Results, check_claims
 from .snippets import SNIPPETS_DIR, OptionsError, decode_source, discover, options
 
@@ -32,6 +34,23 @@ LAZY_HEAVY = {
     "torch.fx.experimental.symbolic_shapes": re.compile(
         r"gradcheck|gradgradcheck|\bfunctional\b|jacobian|hessian|\bvjp\b|\bjvp\b|\bvmap\b|torch\.func\b"),
 }
+
+
+@dataclass
+class _Workers:
+    """The workers a runner holds: one that waits for the next run (started early, or kept after a
+    run) and the one of the run under way (often the same)."""
+
+    kept: Worker | None = None
+    running: Worker | None = None
+
+    def stop(self) -> None:
+        """Stop both: called by ``Runner.close`` and when a runner nobody closed is dropped or the
+        interpreter ends (``weakref.finalize``), so that no worker outlives its runner."""
+        for worker in {id(w): w for w in (self.kept, self.running) if w is not None}.values():
+            if worker.poll() is None:
+                stop_worker(worker, grace=0)
+        self.kept = self.running = None
 
 
 class Runner:
@@ -67,10 +86,10 @@ class Runner:
         self.futures: dict[str, Future] = {}  # the latest run's snippets, in the order they were given
         self.executed: list[str] = []  # the paths of the latest run that had to run (not cached)
         self._sources: dict[str, bytes] = {}  # path -> bytes, read once per run
-        self._worker = None  # a worker started early by prestart()
+        self._workers = _Workers()  # kept: started early by prestart(), or kept after a run
+        weakref.finalize(self, self._workers.stop)
         self._looked = False  # prestart() found every snippet cached since the last start()
         self._thread: threading.Thread | None = None  # the run under way in the background
-        self._proc = None  # its worker
         self._failure: BaseException | None = None  # what it raised
         self._started = False  # whether start() was ever called
         self._stopping = False  # cancel() is stopping the run under way
@@ -87,11 +106,11 @@ class Runner:
                 again after the run (a Markdown extension is set up again for every page on some
                 hosts), whose worker no run would ever use.
         """
-        if not self.execute or self._worker is not None or self._looked or (first_run_only and self._started):
+        if not self.execute or self._workers.kept is not None or self._looked or (first_run_only and self._started):
             return
         self._sources = {}  # a new build is starting (mkdocs serve): read the snippets as they are now
         if self.cache is not None and self.cache.installation_changed():
-            self._worker = start_worker(self.root)
+            self._workers.kept = start_worker(self.root)
             return
         for path in discover(self.root, self.folder):
             try:
@@ -101,7 +120,7 @@ class Runner:
             # An entry that is there is not read here: if it turns out stale (a helper changed), the
             # run starts the worker itself, only later.
             if key is None or not self.cache.has(key):
-                self._worker = start_worker(self.root, self.python)
+                self._workers.kept = start_worker(self.root, self.python)
                 return
         self._looked = True
 
@@ -133,11 +152,11 @@ class Runner:
         if not self.executed:  # a worker started early, or kept, waits for the next run
             self._prune(every, keys)
             return
-        worker, self._worker = self._worker, None
+        worker, self._workers.kept = self._workers.kept, None
         if worker is not None and (not worker.alive() or changed):  # ended, or holds what changed since
             stop_worker(worker, grace=0)
             worker = None
-        self._proc = worker if worker is not None else start_worker(self.root, self.python)
+        self._workers.running = worker if worker is not None else start_worker(self.root, self.python)
         self._failure = None
         self._thread = threading.Thread(target=self._run, args=(limits, keys, every), name="docexec-run", daemon=True)
         self._thread.start()
@@ -171,16 +190,17 @@ class Runner:
 
         try:
             run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=limits,
-                         needs={p: self._needs(p) for p in self.executed}, worker=self._proc, on_result=keep,
-                         keep=True)
-            self._worker = self._proc  # kept, with torch imported: the next run (mkdocs serve) forks at once
+                         needs={p: self._needs(p) for p in self.executed}, worker=self._workers.running,
+                         on_result=keep, keep=True)
+            # kept, with torch imported: the next run (mkdocs serve) forks at once
+            self._workers.kept = self._workers.running
             self._prune(every, keys)
         except BaseException as exc:  # noqa: BLE001 - handed to whoever waits
             failure = ExecutionError("the run was stopped") if self._stopping else exc
             self._failure = failure
             self._fail_pending(failure)
         finally:
-            self._proc = None
+            self._workers.running = None
 
     def _prune(self, every: bool, keys: dict) -> None:
         if every and self.cache is not None:
@@ -241,7 +261,7 @@ class Runner:
         if thread is None:
             return
         self._stopping = True
-        proc = self._proc
+        proc = self._workers.running
         if proc is not None and proc.poll() is None:
             stop_worker(proc)
         thread.join()
@@ -253,9 +273,7 @@ class Runner:
     def close(self) -> None:
         """Stop a run under way and a worker started early: nothing of this runner keeps running."""
         self.cancel()
-        worker, self._worker = self._worker, None
-        if worker is not None:
-            stop_worker(worker, grace=0)
+        self._workers.stop()
 
     # -- what the run is made of ----------------------------------------------------------------
 

@@ -145,7 +145,7 @@ def test_prestart_of_a_rebuild_reads_the_snippets_as_they_are_now(repo):
     path.write_text(path.read_text().replace("plain", "edited"))
     runner.prestart()
     try:
-        assert runner._worker is not None  # the edit was seen: the worker started early
+        assert runner._workers.kept is not None  # the edit was seen: the worker started early
     finally:
         runner.start()  # uses (and ends) that worker
     assert runner.wait().executed == ["snippets/c/plain.py"]

@@ -237,17 +237,17 @@ def test_the_extension_starts_the_worker_early_once_and_never_after_a_run(tmp_pa
     build._RUNNERS[(tmp_path.resolve(), "snippets")] = runner
     try:
         SnippetOutputExtension(root=str(tmp_path), start_early=True)
-        early = runner._worker
+        early = runner._workers.kept
         assert early is not None  # started while the generator loads the rest of its config
         SnippetOutputExtension(root=str(tmp_path), start_early=True)
-        assert runner._worker is early  # not a second one
+        assert runner._workers.kept is early  # not a second one
         runner.start()
         runner.wait()
-        assert runner._worker is early and early.poll() is None  # the run used that worker, and kept it
+        assert runner._workers.kept is early and early.poll() is None  # the run used that worker, and kept it
         SnippetOutputExtension(root=str(tmp_path), start_early=True)  # as for every page after the run
-        assert runner._worker is early  # not a second one
+        assert runner._workers.kept is early  # not a second one
         SnippetOutputExtension(root=str(tmp_path))
-        assert runner._worker is early
+        assert runner._workers.kept is early
     finally:
         runner.close()
         del build._RUNNERS[(tmp_path.resolve(), "snippets")]

@@ -77,7 +77,7 @@ def test_a_worker_that_dies_is_reported_by_wait_not_lost_in_the_thread(tmp_path)
     write_snippets(tmp_path, {"snippets/c/a.py": "print(1)  # 1\n"})
     runner = Runner(tmp_path, cache=False)
     runner.start()
-    runner._proc.kill()  # the worker dies before it answers
+    runner._workers.running.kill()  # the worker dies before it answers
     with pytest.raises(ExecutionError, match="worker exited"):
         runner.wait()
     with pytest.raises(ExecutionError):  # and again: a failed run gives no results
@@ -132,11 +132,27 @@ def test_a_runner_keeps_its_worker_for_the_next_run(tmp_path):
     try:
         runner.start()
         runner.wait()
-        first = runner._worker
+        first = runner._workers.kept
         assert first is not None and first.poll() is None
         write_snippets(tmp_path, {"snippets/c/a.py": 'print("two")  # two\n'})
         runner.start()
-        assert runner.wait().output("c/a.py") == "two" and runner._worker is first
+        assert runner.wait().output("c/a.py") == "two" and runner._workers.kept is first
     finally:
         runner.close()
     assert first.poll() is not None  # closed with the runner
+
+
+def test_a_runner_nobody_closed_stops_its_kept_worker_when_it_is_dropped(tmp_path):
+    """A runner keeps its worker for the next run (mkdocs serve); one that is dropped without
+    close() must not leave that worker behind (tests and tools make many runners in one process)."""
+    import gc
+
+    write_snippets(tmp_path, {"snippets/c/a.py": "print(1)  # 1\n"})
+    runner = Runner(tmp_path, cache=False)
+    runner.start()
+    runner.wait()
+    worker = runner._workers.kept
+    assert worker is not None and worker.poll() is None  # kept for the next run
+    del runner
+    gc.collect()
+    assert_ends(worker.pid, "the dropped runner left its worker running")
