@@ -82,6 +82,8 @@ def test_warnings_name_what_python_names_and_nothing_of_the_engine(tmp_path):
     ("reads_data.py", "_data.txt", "alpha", "beta"),
     ("runs_helper.py", "_run_me.py", '"one"', '"two"'),
     ("lists_folder.py", "_other.txt", None, "x"),
+    ("cat_data.py", "_data.txt", "alpha", "beta"),  # a program it started read it
+    ("runs_script.py", "_script.py", '"one"', '"two"'),  # a program it started ran it
 ])
 def test_a_cached_run_is_not_reused_once_a_file_it_read_changed(tmp_path, snippet, changed, old, new):
     root = copy_fixtures(tmp_path, "reads")
@@ -111,6 +113,21 @@ def test_a_changed_installed_file_the_snippet_opened_runs_it_again(tmp_path):
         assert again.executed == ["snippets/i/reads_installed.py"] and again.problems()
     finally:
         installed.unlink()
+
+
+def test_a_changed_file_outside_the_repository_and_the_installation_runs_it_again(tmp_path):
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("first")
+    repo = tmp_path / "repo"
+    (repo / "snippets/o").mkdir(parents=True)
+    (repo / "snippets/o/reads_outside.py").write_text(
+        "from pathlib import Path\n\npath = Path(__file__).parents[3] / 'elsewhere.txt'\n"
+        "print(path.read_text())  # first\n")
+    assert run_all(repo).problems() == []
+    assert run_all(repo).executed == []
+    outside.write_text("second!")
+    again = run_all(repo)
+    assert again.executed == ["snippets/o/reads_outside.py"] and again.problems()
 
 
 def test_a_changed_module_the_worker_imported_trusts_no_entry(tmp_path):

@@ -23,6 +23,8 @@ import json
 import linecache
 import os
 import random
+import shlex
+import shutil
 import signal
 import sys
 import time
@@ -514,10 +516,17 @@ def _finish(status: End, root: str, capture: _Capture, imports: _ImportRecorder,
 class _FileRecorder:
     """The files a snippet opened and the folders it listed, seen through the interpreter's audit
     events (https://docs.python.org/3/library/audit_events.html): ``open`` (``open()``, and
-    ``io.open_code``, through which imports and ``runpy`` read code) and ``os.listdir`` /
-    ``os.scandir`` (``glob`` and ``pathlib`` list through them). What a run read decides whether
-    its cached result still holds (``docexec.cache``). An audit hook cannot be removed, so this
-    records only while ``on``."""
+    ``io.open_code``, through which imports and ``runpy`` read code), ``os.listdir`` /
+    ``os.scandir`` (``glob`` and ``pathlib`` list through them), and the programs it started
+    (``subprocess.Popen``, ``os.system``, ``os.exec``, ``os.posix_spawn``, ``os.spawn``): the
+    program and every argument that names an existing file count as opened, since the program
+    will most likely read them. What a run read decides whether its cached result still holds
+    (``docexec.cache``). What a program reads beyond its arguments, and what C code opens without
+    Python (``torch.from_file``), is not seen. An audit hook cannot be removed, so this records
+    only while ``on``."""
+
+    #: Audit events that start a program, and the index of its argument list (or command string).
+    STARTS = {"subprocess.Popen": 1, "os.system": 0, "os.exec": 1, "os.posix_spawn": 1, "os.spawn": 2}
 
     def __init__(self) -> None:
         self.on = False
@@ -525,7 +534,12 @@ class _FileRecorder:
         self.listed: set[str] = set()
 
     def __call__(self, event: str, args: tuple) -> None:
-        if not self.on or event not in ("open", "os.listdir", "os.scandir"):
+        if not self.on:
+            return
+        if event in self.STARTS:
+            self._started(event, args)
+            return
+        if event not in ("open", "os.listdir", "os.scandir"):
             return
         path = args[0] if args else None
         if event != "open" and path is None:
@@ -533,10 +547,29 @@ class _FileRecorder:
         if isinstance(path, (str, bytes)):
             (self.opened if event == "open" else self.listed).add(os.path.abspath(os.fsdecode(path)))
 
+    def _started(self, event: str, args: tuple) -> None:
+        """Note the program and the file arguments of a program the snippet started."""
+        try:
+            given = args[self.STARTS[event]]
+            words = shlex.split(os.fsdecode(given)) if isinstance(given, (str, bytes)) else list(given or ())
+            if event == "subprocess.Popen" and args[0] is not None:
+                words.insert(0, args[0])
+            cwd = args[2] if event == "subprocess.Popen" and args[2] is not None else os.getcwd()
+            for word in words:
+                if isinstance(word, (str, bytes, os.PathLike)):
+                    path = os.path.join(os.fsdecode(cwd), os.fsdecode(word))
+                    found = path if os.path.isfile(path) else shutil.which(os.fsdecode(word))
+                    if found:
+                        self.opened.add(os.path.abspath(found))
+        except (ValueError, TypeError, IndexError, OSError):  # a command shlex cannot split, odd arguments
+            pass
+
     def sorted_out(self, root: str, workdir: str, display: str) -> dict:
         """What the end status carries: repository files opened (``read``), repository folders
-        listed (``listed``), both relative to ``root``, and installed files opened (``installed``:
-        absolute path -> [size, mtime_ns]); the snippet's own file and working folder left out."""
+        listed (``listed``), both relative to ``root``, and every other file opened that still
+        exists (``installed``: absolute path -> [size, mtime_ns]; the Python installation's files
+        and any other, such as a data file elsewhere on the machine), leaving out the snippet's own
+        file, its working folder and the kernel's pseudo-files (/proc, /sys, /dev)."""
         prefix, scratch = os.path.join(root, ""), os.path.join(workdir, "")
         own = {os.path.join(root, display)}
         read = sorted(_relative(p, root) for p in self.opened if _is_local(p, prefix, "") and p not in own
@@ -546,13 +579,20 @@ class _FileRecorder:
                         and not (p + os.sep).startswith(scratch))
         installed = {}
         for path in sorted(self.opened):
-            if not path.startswith(prefix) and _installed(path):
-                try:
-                    stat = os.stat(path)
-                except OSError:
-                    continue
+            if path.startswith(prefix) and not _installed(path) or path.startswith(scratch) or _pseudo(path):
+                continue
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            if os.path.isfile(path):
                 installed[path] = [stat.st_size, stat.st_mtime_ns]
         return {"read": read, "listed": listed, "installed": installed}
+
+
+def _pseudo(path: str) -> bool:
+    """Whether ``path`` is one of the kernel's pseudo-files, whose size and time say nothing."""
+    return path.startswith(("/proc/", "/sys/", "/dev/"))
 
 
 def _installed(path: str) -> bool:
