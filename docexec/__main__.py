@@ -1,3 +1,11 @@
-from .cli import main
+import sys
 
-raise SystemExit(main())
+from .cli import main
+from .execute import ExecutionError
+
+try:
+    status = main()
+except ExecutionError as failure:  # the worker could not be started or stopped answering: one line
+    print(f"docexec: {failure}", file=sys.stderr)
+    status = 2
+raise SystemExit(status)

@@ -294,20 +294,8 @@ def run_snippets(
     )
     worker = worker or start_worker(root, python)
     worker.send(request, last=not keep)
-    results: dict[str, RunResult] = {}
-    done = False
     try:
-        while (line := worker.lines.get()) is not None:
-            data = json.loads(line) if line.strip() else None
-            if data is None:
-                continue
-            if data.get("done"):
-                done = True
-                break
-            result = RunResult.from_report(data)
-            results[result.path] = result
-            if on_result is not None:
-                on_result(result)
+        results, started, done = _collect(worker, on_result)
     except BaseException:
         stop_worker(worker)  # its threads are daemons: not waited for, a snippet may hold the pipes a while
         raise
@@ -317,14 +305,51 @@ def run_snippets(
     if not done or missing:
         if worker.poll() is None and not done:
             stop_worker(worker)
-        status = worker.poll()
-        tail = worker.stderr_tail()
-        # Every one is named: the snippet that killed the worker is among them, and nothing says which.
-        raise ExecutionError(
-            f"the snippet worker exited with status {status} before running "
-            f"{', '.join(missing) or 'all snippets'}" + (f": {tail}" if tail else "")
-        )
+        status, tail = worker.poll(), worker.stderr_tail()
+        if done:
+            raise ExecutionError(f"the snippet worker did not answer for {', '.join(missing)}")
+        running = started - set(results)
+        for path in missing:  # the worker died: each snippet it did not answer for fails, saying why
+            results[path] = _lost(path, running, status, tail)
+            if on_result is not None:
+                on_result(results[path])
     return {p: results[p] for p in paths}
+
+
+def _collect(worker: Worker, on_result: Callable[[RunResult], None] | None) -> tuple[dict, set, bool]:
+    """Read the worker's lines until it says the request is done or its output ends: the results by
+    path (each handed to ``on_result`` as it comes), the snippets it started, and whether it was done."""
+    results: dict[str, RunResult] = {}
+    started: set[str] = set()
+    while (line := worker.lines.get()) is not None:
+        data = json.loads(line) if line.strip() else None
+        if data is None:
+            continue
+        if data.get("done"):
+            return results, started, True
+        if "started" in data:
+            started.add(data["started"])
+            continue
+        result = RunResult.from_report(data)
+        results[result.path] = result
+        if on_result is not None:
+            on_result(result)
+    return results, started, False
+
+
+def _lost(path: str, running: set[str], status: int | None, tail: str) -> RunResult:
+    """The failed result of a snippet the worker never answered for, because it ended (status
+    ``status``; -9 when killed by SIGKILL, as a snippet that kills its parent does) while it ran
+    the snippets ``running``."""
+    how = f"ended with status {status}" if status is None or status >= 0 else f"was killed by signal {-status}"
+    if path in running:
+        others = sorted(running - {path})
+        message = (f"the worker running the examples {how} while it ran this example"
+                   + (f" and {', '.join(others)}" if others else "")
+                   + ("; one of them" if others else "; it") + " may end its parent process")
+    else:
+        message = f"not run: the worker running the examples {how} before this example started"
+    return RunResult(path=path, ok=False, error_type="Crash", error_message=message + (f": {tail}" if tail else ""))
 
 
 def stop_worker(worker: Worker, grace: float = 5.0) -> None:

@@ -183,6 +183,8 @@ class Runner:
     def _run(self, limits: dict, keys: dict, every: bool) -> None:
         """The background thread of a run: run the snippets that must run, keep each result as it comes."""
         def keep(result: RunResult) -> None:
+            if self._stopping:  # cancel() stops the worker: what it says of the snippets it ran is dropped
+                return
             check_claims(result, self.source(result.path))  # kept with the result: a warm build checks nothing again
             if self.cache is not None:
                 self.cache.put(result, keys[result.path])
@@ -192,6 +194,8 @@ class Runner:
             run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=limits,
                          needs={p: self._needs(p) for p in self.executed}, worker=self._workers.running,
                          on_result=keep, keep=True)
+            if self._stopping:
+                raise ExecutionError("the run was stopped")
             # kept, with torch imported: the next run (mkdocs serve) forks at once
             self._workers.kept = self._workers.running
             self._prune(every, keys)

@@ -359,7 +359,10 @@ class _Group:
         proc.started = time.monotonic()
         proc.exit_fd = _exit_fd(pid)
         LIVE.running[pid] = proc
-        if self.announce:
+        if not self.announce:  # the build learns which snippets ran should this worker die
+            self.out.write(json.dumps({"started": display}) + "\n")
+            self.out.flush()
+        else:
             os.close(go_read)
             self.out.write(f"+{pid} {display}\n")
             self.out.flush()
@@ -454,6 +457,7 @@ def _pass_lines(feed: Feed, data: bytes, out) -> None:
         if line[:1] == b"+":
             pid_text, _, display = line[1:].decode("utf-8").partition(" ")
             feed.held[int(pid_text)] = display
+            out.write(json.dumps({"started": display}) + "\n")
         elif line[:1] == b"-":
             feed.held.pop(int(line[1:]), None)
         else:
@@ -487,9 +491,20 @@ def _crash_line(report: Report) -> int:
     return lines[-1] if lines else 0
 
 
+#: A frame of faulthandler's dump that is the engine's, not the snippet's: docexec's own files, the
+#: frames it runs a snippet under (named ``sys``, as Python names the frame above a module) and
+#: the interpreter's frozen start-up modules.
+_ENGINE_FRAME = re.compile(r'\s*File "(?:sys|<frozen [^"]*>|'
+                           + re.escape(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep)
+                           + r'[^"]*)", line \d+ in ')
+
+
 def _crash_trace(raw: str) -> str:
+    """faulthandler's dump at the end of ``raw`` (a crash or a timeout), without the engine's frames."""
     start = max(raw.rfind("Fatal Python error"), raw.rfind("Timeout ("), raw.rfind("Thread 0x"))
-    return raw[start:].strip() if start >= 0 else ""
+    if start < 0:
+        return ""
+    return "\n".join(line for line in raw[start:].strip().splitlines() if not _ENGINE_FRAME.match(line))
 
 
 def describe_exit(wait_status: int) -> str:
