@@ -377,7 +377,7 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
             block: list[str] = []
         else:
             new_end = f"{code}  # -> {site.note}" if site.note else code
-            block = [f"{site.indent}#> {line}".rstrip() if line else f"{site.indent}#>" for line in got]
+            block = [_block_line(site.indent, line) for line in got]
         first_block = site.end_line  # index (0-based) of the first '#>' line
         lines[first_block: first_block + len(site.block)] = [b + ending for b in block]
         lines[site.end_line - 1] = new_end + ending
@@ -387,6 +387,15 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
         new_source = new_source[: -len(ending)]
     _verify_rewrite(source, new_source, prints)
     return new_source, changes
+
+
+def _block_line(indent: str, line: str) -> str:
+    """A ``#>`` claim line for a printed ``line``; one that would pass ``snippets.LINE_LIMIT`` ends
+    in ``...`` where it reaches the limit (which matches the rest: doctest's ELLIPSIS)."""
+    if not line:
+        return f"{indent}#>"
+    text = f"{indent}#> {line}".rstrip()
+    return text if len(text) <= LINE_LIMIT else text[: LINE_LIMIT - 3] + "..."
 
 
 def _verify_rewrite(source: str, new_source: str, prints: list[tuple[int, str]]) -> None:

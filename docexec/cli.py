@@ -11,6 +11,7 @@ moves the pin to another PyTorch (``docexec.upgrade``).
 from __future__ import annotations
 
 import argparse
+import codecs
 import os
 import sys
 from pathlib import Path
@@ -58,7 +59,8 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
             left += 1
             continue
         if new_source != source:
-            write_atomically(runner.root / path, new_source)
+            bom = (runner.root / path).read_bytes().startswith(codecs.BOM_UTF8)  # kept, as every other byte
+            write_atomically(runner.root / path, ("\ufeff" if bom else "") + new_source)
         for change in changes:
             print(f"{path}:{change.line}: {_show(change.before)}  =>  {_show(change.after)}", file=out)
         remaining = claims.check(path, new_source, claims.remap_prints(source, new_source, result.masked_prints()))

@@ -96,3 +96,18 @@ def test_fix_keeps_crlf_line_endings_and_a_byte_order_mark_runs(tmp_path):
     assert fix(Runner(tmp_path), ["snippets/c/crlf.py", "snippets/c/bom.py"], out) == 0
     assert path.read_bytes() == b"x = 2\r\nprint(x)  # 2\r\nprint(x + 1)  # 3\r\n"
     assert "bom.py" not in out.getvalue()  # ran, and its claim held
+
+
+def test_fix_keeps_a_byte_order_mark_and_writes_long_output_within_the_line_limit(tmp_path):
+    bom = tmp_path / "snippets/c/bom_stale.py"
+    bom.parent.mkdir(parents=True)
+    bom.write_bytes(b"\xef\xbb\xbfprint('new')  # old\n")
+    wide = tmp_path / "snippets/c/wide.py"
+    wide.write_text("for width in (60, 100):\n    print('x' * width)\nprint('end')  # end\n")
+    out = io.StringIO()
+    assert fix(Runner(tmp_path), ["snippets/c/bom_stale.py", "snippets/c/wide.py"], out) == 0, out.getvalue()
+    assert bom.read_bytes() == b"\xef\xbb\xbfprint('new')  # new\n"
+    lines = wide.read_text().splitlines()
+    assert lines[2:4] == ["    #> " + "x" * 60, "    #> " + "x" * 70 + "..."]  # 80 characters, then '...'
+    assert max(len(line) for line in lines) == 80
+    assert _problems(tmp_path, "snippets/c/wide.py") == []  # and it holds: '...' matches the rest
