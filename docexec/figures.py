@@ -224,6 +224,8 @@ _TOOLTIP = re.compile(r'<title>[^<]*</title>\n<g id="(a_[^"]+)"><a xlink:title="
 #: no tooltip follows to take their place.
 _NAME_TITLE = re.compile(r'<title>[^<]*</title>(?!\n<g id="a_)\n?')
 
+#: An image Graphviz put in its SVG (``image=``, ``shapefile=``): a path on the building machine.
+_IMAGE = re.compile(r"<image\b[^>]*>(?:</image>)?")
 #: A link in Graphviz's SVG (from a ``URL`` or ``href`` attribute in the DOT source).
 _LINK = re.compile(r'\s(xlink:href|href)="([^"]*)"')
 
@@ -256,8 +258,12 @@ def check_hand_drawn(root: Path, drawings: Drawings) -> list[Problem]:
         except GraphvizError as exc:
             problems.append(Problem(path, 0, f"Graphviz cannot draw it: {exc}"))
             continue
-        bad = [m.group(2) for m in _LINK.finditer(drawings._svg[drawings.key(text)]) if not _safe_link(m.group(2))]
-        if bad:
+        svg = drawings._svg[drawings.key(text)]
+        bad = [m.group(2) for m in _LINK.finditer(svg) if not _safe_link(m.group(2))]
+        if _IMAGE.search(svg):
+            problems.append(Problem(path, 0, "draws an image file (image= or shapefile=): the page would point at a "
+                                             "file of the machine that built it; a diagram may not use images"))
+        elif bad:
             problems.append(Problem(path, 0, f"links to {bad[0]!r}: a diagram may link only to relative or "
                                              "http(s) addresses (the link is left out of the page)"))
     return problems
@@ -325,6 +331,7 @@ class Drawings:
             svg = self._svg[key]
             svg = svg[svg.index("<svg"):]
             svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
+            svg = _IMAGE.sub("", svg)
             svg = _LINK.sub(lambda m: m.group(0) if _safe_link(m.group(2)) else "", svg)
             svg = _NAME_TITLE.sub("", svg)
             self._clean[key] = _TOOLTIP.sub(r"<title>\2</title>\n\3", svg).strip()  # a tooltip: the SVG title

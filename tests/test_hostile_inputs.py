@@ -185,12 +185,24 @@ def test_a_snippet_that_is_not_utf8_is_one_line_everywhere(tmp_path):
 @pytest.mark.parametrize(("edit", "expected"), [
     ("broken_dot", "diagrams/concepts/tensors-vs-nodes.dot: Graphviz cannot draw it: dot could not draw the graph"),
     ("javascript_link", "diagrams/concepts/tensors-vs-nodes.dot: links to 'javascript:alert(1)'"),
+    ("image", "diagrams/concepts/tensors-vs-nodes.dot: draws an image file"),
     ("outside_include", "docs/01-computational-graph.md:"),
 ])
 def test_bad_diagrams_and_includes_are_named(tmp_path, edit, expected):
     root = copy_site(tmp_path)
     dot = root / "diagrams/concepts/tensors-vs-nodes.dot"
-    if edit == "broken_dot":
+    if edit == "image":  # a 1x1 PNG: Graphviz puts its absolute path into the SVG
+        import struct
+        import zlib
+
+        def chunk(kind: bytes, data: bytes) -> bytes:
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+        png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0))
+               + chunk(b"IDAT", zlib.compress(b"\x00\x00")) + chunk(b"IEND", b""))
+        (root / "pic.png").write_bytes(png)
+        dot.write_text(dot.read_text().replace("{", f'{{ pic [image="{root / "pic.png"}" label=""]', 1))
+    elif edit == "broken_dot":
         dot.write_text(dot.read_text().replace("{", "{ a -> ", 1))
     elif edit == "javascript_link":
         dot.write_text(dot.read_text().replace("{", '{ linked [URL="javascript:alert(1)"]', 1))
