@@ -173,13 +173,14 @@ def _before(page: Page, start: int) -> str:
 
 
 def _answers(page: Page) -> None:
-    """Send each exercise fence's output to the answer marker after it; an exercise without one,
-    or a marker without an exercise, is a problem of the page."""
+    """Send each exercise fence's output to the answer marker after it, before the next exercise;
+    an exercise without one, or a marker without an exercise, is a problem of the page."""
     taken = set()
-    for number, fence in enumerate(page.fences):
-        if not EXERCISE.match(_before(page, fence.start)):
-            continue
-        answer = next((n for n in range(fence.end + 1, len(page.lines))
+    exercises = [number for number, fence in enumerate(page.fences) if EXERCISE.match(_before(page, fence.start))]
+    for index, number in enumerate(exercises):
+        fence = page.fences[number]
+        until = page.fences[exercises[index + 1]].start if index + 1 < len(exercises) else len(page.lines)
+        answer = next((n for n in range(fence.end + 1, until)
                        if ANSWER.match(page.lines[n]) and n not in page.fenced and n not in taken), None)
         if answer is None or not fence.runs:
             page.problems.append(Problem(page.name, fence.start + 1, "an exercise needs a fence of code that runs "

@@ -11,9 +11,11 @@ https://facelessuser.github.io/pymdown-extensions/extensions/snippets/#snippet-s
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import textwrap
+import tokenize
 from pathlib import Path
 
 from .problems import Problem
@@ -139,12 +141,21 @@ _KNOWN = {"timeout": ("timeout", 0.1, 3600.0, "seconds"), "memory": ("memory_mb"
 
 
 def _figure(line: int, value: str) -> str:
-    kinds = [kind for kind in value.split("+") if kind]
-    unknown = [kind for kind in kinds if kind not in FIGURE_KINDS]
-    if unknown or not kinds:
-        raise OptionsError(line, f"docexec option figure takes {', '.join(FIGURE_KINDS)} (several joined with '+'), "
-                                 f"got {value!r}")
-    return "+".join(dict.fromkeys(kinds))
+    kinds = value.split("+")
+    if any(kind not in FIGURE_KINDS for kind in kinds) or len(set(kinds)) != len(kinds):
+        raise OptionsError(line, f"docexec option figure takes {', '.join(FIGURE_KINDS)} (several joined with '+', "
+                                 f"each once), got {value!r}")
+    return value
+
+
+def _comments(source: str) -> set[int] | None:
+    """The lines (1-based) that hold a comment, as Python's tokenizer reads ``source``; None if it
+    cannot (the snippet will fail to run and say why): then every line counts."""
+    try:
+        return {token.start[0] for token in tokenize.generate_tokens(io.StringIO(source).readline)
+                if token.type == tokenize.COMMENT}
+    except (tokenize.TokenError, SyntaxError):
+        return None
 
 
 class OptionsError(ValueError):
@@ -168,18 +179,30 @@ def options(source: str) -> dict[str, float | str]:
 
     Raises:
         OptionsError: an indented option line (it would read as code inside a block), an unknown
-            key, a value that is not a finite number in its range, or an unknown kind of figure;
-            the message says what is allowed.
+            key, a key given twice, a line naming no option, a value that is not a finite number in
+            its range, or an unknown or repeated kind of figure; the message says what is allowed.
+            A line inside a string literal is text, not an option.
     """
     found: dict[str, float | str] = {}
+    given_at: dict[str, int] = {}
+    comments: set[int] | None = None
     for number, line in enumerate(split_lines(source), start=1):
         match = _OPTIONS.match(line)
         if not match:
             continue
+        comments = _comments(source) if comments is None else comments
+        if comments is not None and number not in comments:
+            continue  # inside a string: text, not an option
         if match.group("indent"):
             raise OptionsError(number, "a '# docexec:' option line must start at the first column")
-        for item in match.group("items").replace(",", " ").split():
+        items = match.group("items").replace(",", " ").split()
+        if not items:
+            raise OptionsError(number, "a '# docexec:' line names no option (known: timeout, memory, figure)")
+        for item in items:
             key, _, value = item.partition("=")
+            if key in given_at:
+                raise OptionsError(number, f"docexec option {key} is given twice (line {given_at[key]} and here)")
+            given_at[key] = number
             if key == "figure":
                 found["figure"] = _figure(number, value)
                 continue

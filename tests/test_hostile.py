@@ -90,6 +90,13 @@ def test_a_deleted_definition_fails_the_next_run_in_the_same_process(tmp_path):
         "snippets/s/uses_name.py:1: raised NameError: name 'value' is not defined"]
 
 
+def test_an_option_line_inside_a_string_is_text_not_an_option(tmp_path):
+    snippet = tmp_path / "snippets" / "s" / "text.py"
+    snippet.parent.mkdir(parents=True)
+    snippet.write_text('doc = """\n# docexec: timeout=0\n"""\nprint(len(doc))  # 22\n')
+    assert run_all(tmp_path).problems() == []
+
+
 @pytest.mark.parametrize(("line", "reason"), [
     ("# docexec: timeout=soon", "docexec option timeout needs a number of seconds from 0.1 to 3600, got 'soon'"),
     ("# docexec: timeout=nan", "docexec option timeout needs a number of seconds from 0.1 to 3600, got 'nan'"),
@@ -101,6 +108,12 @@ def test_a_deleted_definition_fails_the_next_run_in_the_same_process(tmp_path):
     ("# docexec: memory=inf", "docexec option memory needs a number of MiB from 16 to 1.04858e+06, got 'inf'"),
     ("# docexec: speed=2", "unknown docexec option 'speed' (known: timeout, memory, figure)"),
     ("if True:\n    # docexec: timeout=5\n    pass", "a '# docexec:' option line must start at the first column"),
+    ("# docexec: timeout=5 timeout=6", "docexec option timeout is given twice (line 2 and here)"),
+    ("# docexec:", "a '# docexec:' line names no option (known: timeout, memory, figure)"),
+    ("# docexec: figure=+saved", "docexec option figure takes gradients, saved, versions, hooks, cuts (several "
+                                 "joined with '+', each once), got '+saved'"),
+    ("# docexec: figure=saved+saved", "docexec option figure takes gradients, saved, versions, hooks, cuts "
+                                      "(several joined with '+', each once), got 'saved+saved'"),
 ])
 def test_bad_options_are_reported_with_their_line_and_what_is_allowed(tmp_path, line, reason):
     snippet = tmp_path / "snippets" / "s" / "bad.py"

@@ -307,6 +307,11 @@ def test_an_exercise_shows_its_output_in_its_answer_not_under_its_code(repo):
     ('<!-- docexec: exercise -->\n```python\n--8<-- "ch/plain.py"\n```\n',
      "an exercise needs a fence of code that runs"),
     ('```python\n--8<-- "ch/plain.py"\n```\n\n<!-- docexec: answer -->\n', "follows no exercise"),
+    # the second exercise has no answer of its own: it is named, not the third
+    ('<!-- docexec: exercise -->\n```python\n--8<-- "ch/plain.py"\n```\n\n<!-- docexec: answer -->\n\n'
+     '<!-- docexec: exercise -->\n```python\n--8<-- "ch/plain.py"\n```\n\n'
+     '<!-- docexec: exercise -->\n```python\n--8<-- "ch/plain.py"\n```\n\n<!-- docexec: answer -->\n',
+     "docs/ex.md:9: an exercise needs a fence of code that runs"),
 ])
 def test_an_exercise_without_an_answer_and_an_answer_without_an_exercise_are_named(repo, page, problem):
     with on_disk(repo, "ex.md", page), pytest.raises(builds.BuildError) as failed:

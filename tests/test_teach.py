@@ -87,7 +87,7 @@ def test_a_figure_option_names_what_it_may_be(tmp_path):
     (tmp_path / "snippets/f/bad.py").write_text("# docexec: figure=gradient\nprint(1)  # 1\n")
     (problem,) = run_all(tmp_path).problems()
     assert str(problem) == ("snippets/f/bad.py:1: docexec option figure takes gradients, saved, versions, hooks, "
-                            "cuts (several joined with '+'), got 'gradient'")
+                            "cuts (several joined with '+', each once), got 'gradient'")
 
 
 def test_the_key_shows_every_kind_of_box_and_mark():
