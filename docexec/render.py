@@ -87,20 +87,18 @@ def output_markdown(text: str, indent: str = "") -> list[str]:
 
 
 def output_html(text: str) -> str:
-    """The HTML that Python-Markdown with ``pymdownx.highlight`` and ``pymdownx.superfences`` makes of
-    ``output_markdown(text)`` (without line anchors), with no Pygments pass.
-
-    What those steps do to a ``text`` fence's content is done here in the same order: Python-Markdown
-    drops the two control characters it marks stashed text with, turns line breaks into ``\\n``,
-    expands tabs to its ``tab_length`` of 4 and empties lines of only blanks; Pygments' text lexer
-    drops a leading byte-order mark, strips leading and trailing newlines and ends the text with
-    one; its HTML formatter escapes ``&``, ``<`` and ``>``. ``tests/test_markdown_ext.py`` compares
-    the result with what those libraries make of the fence.
+    """The output block of ``text`` as the theme shows a ``text`` fence titled "Output" (the HTML
+    that ``pymdownx.highlight`` and ``pymdownx.superfences`` make of ``output_markdown(text)``),
+    holding ``text`` exactly as printed, so that the copy button copies what the run printed: tabs,
+    lines of blanks and leading blank lines are kept (a fence through Python-Markdown and Pygments
+    expands tabs, empties lines of blanks and strips blank lines at either end). Only what no page
+    can hold is changed: line breaks become ``\n`` (as an HTML parser makes them), the two control
+    characters Python-Markdown marks stashed text with are dropped, and ``&``, ``<``, ``>`` are
+    escaped. ``tests/test_markdown_ext.py`` compares the frame with the libraries' and the text
+    with the run's.
     """
-    text = text.replace("\x02", "").replace("\x03", "")  # Python-Markdown's own stash markers
-    lines = [line.expandtabs(4) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
-    body = "\n".join(line if line.strip(" ") else "" for line in lines)
-    body = body.removeprefix("\ufeff").strip("\n") + "\n"  # Pygments drops a leading byte-order mark
+    body = text.replace("\x02", "").replace("\x03", "").replace("\r\n", "\n").replace("\r", "\n")
+    body = body if body.endswith("\n") else body + "\n"
     return ('<div class="highlight"><span class="filename">Output</span><pre><span></span><code>'
             f"{escape(body, quote=False)}</code></pre></div>")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 
 import markdown
 import pytest
@@ -131,6 +132,7 @@ def test_printed_include_lines_are_shown_not_expanded(repo):
     'a <b> & "quoted" \'s\' `one` ```three```',
     "col\tafter a tab\n\tleading tab\nx\t\ty",
     "before a blank line\n   \n\nafter",
+    "\n\nleading blank lines, and trailing ones\n\n",
     'printed --8<-- "ch/plain.py"\n;--8<-- escaped',
     "carriage\r\nreturns\rhere",
     "unicode: ∂y/∂x → 0x… ✓",
@@ -138,11 +140,20 @@ def test_printed_include_lines_are_shown_not_expanded(repo):
     "\ufeffstarts with a byte-order mark",
     "\x02wzxhzdk:0\x03 looks like a stash placeholder",
 ])
-def test_output_html_is_what_pygments_makes_of_the_text_fence(text):
+def test_output_html_is_the_text_fence_of_the_theme_holding_the_text_as_printed(text):
+    """The same frame as pymdownx makes of the fence (so the theme styles it and gives it a copy
+    button), but what is inside is the text as printed (tabs, lines of blanks, blank lines at the
+    ends): only line breaks are made ``\n`` and Python-Markdown's stash markers dropped."""
+    from html import unescape
+
     from docexec.render import output_html, output_markdown
 
     md = markdown.Markdown(extensions=["pymdownx.highlight", "pymdownx.superfences"])
-    assert output_html(text) == md.convert("\n".join(output_markdown(text)))
+    frame = re.compile(r"(?s)(.*<code>).*(</code>.*)")
+    assert frame.match(output_html(text)).groups() == frame.match(md.convert("\n".join(output_markdown(text)))).groups()
+    inside = unescape(output_html(text).split("<code>", 1)[1].rsplit("</code>", 1)[0])
+    as_printed = text.replace("\x02", "").replace("\x03", "").replace("\r\n", "\n").replace("\r", "\n")
+    assert inside == as_printed.removesuffix("\n") + "\n"
 
 
 DEFER_PAGE = '''# A chapter
