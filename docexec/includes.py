@@ -154,7 +154,11 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
     for number, line in enumerate(page.lines, start=1):  # includes outside a fence of includes
         match = INCLUDE.match(line)
         if match and number not in in_fences:
-            _resolve(page, number, match.group("target"), root, include_paths)
+            include = _resolve(page, number, match.group("target"), root, include_paths)
+            if include.file and include.file.startswith(f"{folder}/") and number - 1 not in page.fenced:
+                page.problems.append(Problem(name, number, f"includes {include.target!r} outside a fence, where its "
+                                             "code would read as prose: put it in a python fence (it runs) or a "
+                                             "fence marked '<!-- docexec: show -->' (shown without running)"))
     page.problems.sort(key=lambda problem: problem.line)
     return page
 

@@ -301,7 +301,7 @@ def on_serve(server, config, builder):
         except Exception as error:  # noqa: BLE001 - any failure: the server keeps the last good build
             log.error(str(error) if isinstance(error, Abort) else f"{type(error).__name__}: {error}")
             _keep_copy(kept, site)
-            log.error("docexec: the rebuild failed (see above); the server keeps showing the last good build")
+            log.error("the rebuild failed (see above); the server keeps showing the last good build")
         else:
             _keep_copy(site, kept)
 

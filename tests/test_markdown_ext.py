@@ -314,6 +314,13 @@ def test_an_exercise_shows_its_output_in_its_answer_not_under_its_code(repo):
     assert '<span class="filename">Output</span>' in answer and "Because it prints hello." in answer
 
 
+def test_an_example_included_outside_a_fence_is_named(repo):
+    page = 'Some prose.\n\n--8<-- "ch/plain.py"\n'
+    with on_disk(repo, "bare.md", page), pytest.raises(builds.BuildError) as failed:
+        convert(repo, page)
+    assert str(failed.value.problems[0]).startswith("docs/bare.md:3: includes 'ch/plain.py' outside a fence")
+
+
 @pytest.mark.parametrize(("page", "problem"), [
     ('<!-- docexec: exercise -->\n```python\n--8<-- "ch/plain.py"\n```\n',
      "an exercise needs a fence of code that runs"),
