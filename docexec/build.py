@@ -319,9 +319,10 @@ def runner_for(root: Path, folder: str = SNIPPETS_DIR) -> Runner:
 
 
 def begin(root: Path, folder: str = SNIPPETS_DIR, include_paths: list[str] | None = None,
-          docs_dir: str = "docs", watch: bool = False) -> Build:
-    """Start a new build of a repository: a new ``Build`` becomes its current one and its run starts.
-    With ``watch``, the build notes its files, to tell when it is ``stale``.
+          docs_dir: str = "docs", watch: bool = False, start: bool = True) -> Build:
+    """Start a new build of a repository: a new ``Build`` becomes its current one and its run starts
+    (unless not ``start``: the caller then starts ``build.runner`` itself, once it knows what to run
+    first). With ``watch``, the build notes its files, to tell when it is ``stale``.
 
     Raises:
         ExecutionError: the worker could not be started.
@@ -329,7 +330,8 @@ def begin(root: Path, folder: str = SNIPPETS_DIR, include_paths: list[str] | Non
     build = Build(runner_for(root, folder), include_paths, docs_dir, watch)
     with _REGISTRY:
         _BUILDS[(build.root, folder)] = build
-    build.runner.start()
+    if start:
+        build.runner.start()
     return build
 
 

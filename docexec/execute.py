@@ -291,6 +291,7 @@ def run_snippets(
         options=options or {},
         # the group with the fewest modules to import first: the worker runs it without waiting
         groups=[Group(list(modules), members) for modules, members in sorted(groups.items(), key=lambda i: len(i[0]))],
+        order=list(paths),
     )
     worker = worker or start_worker(root, python)
     worker.send(request, last=not keep)

@@ -18,6 +18,7 @@ Nothing here imports torch: the build imports this module too.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import NotRequired, TypedDict
 
@@ -53,6 +54,8 @@ class Request:
         timeout, memory_mb: the default limits of every snippet (see ``Limits``).
         options: per-snippet options by path: ``{"timeout": s, "memory_mb": MiB, "figure": kinds}``.
         groups: the snippets to run, in groups (``Group``).
+        order: every snippet in the order the caller wants them run (groups that the worker
+            merges, see ``Request.merged``, keep it).
     """
 
     root: str
@@ -61,6 +64,20 @@ class Request:
     memory_mb: float | None = None
     options: dict[str, dict[str, float | str]] = field(default_factory=dict)
     groups: list[Group] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)
+
+    def merged(self, imported: Callable[[str], bool]) -> list[Group]:
+        """The groups to run: those whose modules are all ``imported`` already (the worker imports
+        the slow lazy imports before forking, see ``docexec.worker.pool.WARM_IMPORTS``) run with the
+        first group, in ``order``: a sub-worker that imports nothing would only hold them back."""
+        first, *others = self.groups
+        ready = [group for group in others if all(imported(module) for module in group.preload)]
+        if not ready:
+            return self.groups
+        rank = {path: number for number, path in enumerate(self.order)}
+        snippets = sorted(first.snippets + [p for group in ready for p in group.snippets],
+                          key=lambda path: rank.get(path, len(rank)))
+        return [Group(first.preload, snippets)] + [group for group in others if group not in ready]
 
     def limits(self, path: str) -> Limits:
         """The limits of snippet ``path``: its own options over the defaults."""
@@ -85,7 +102,8 @@ class Request:
                   if g.get("snippets")]
         return cls(root=data["root"], jobs=max(1, int(data.get("jobs", 1))),
                    timeout=float(data.get("timeout", 30.0)), memory_mb=data.get("memory_mb"),
-                   options=dict(data.get("options", {})), groups=groups or [Group([], [])])
+                   options=dict(data.get("options", {})), groups=groups or [Group([], [])],
+                   order=list(data.get("order", [])))
 
 
 #: The line the worker writes when it has reported every snippet of a request (it then reads the

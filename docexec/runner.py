@@ -124,11 +124,15 @@ class Runner:
                 return
         self._looked = True
 
-    def start(self, paths: list[str] | None = None) -> None:
+    def start(self, paths: list[str] | None = None, first: list[str] | None = None) -> None:
         """Begin a run of ``paths`` (default: every snippet under the folder) and return while it
         goes on: cached results are in at once, the others come in as the worker reports them, each
         checked against its claims and stored in the cache as it comes. A run of every snippet also
         drops the cache entries it did not use, so the cache does not grow with every edit.
+
+        ``first``: snippets to run before the others, in that order (the MkDocs hook gives the
+        chapters' snippets in the order it converts their notebooks, so that each notebook can be
+        converted while the later chapters' snippets run). Results keep the order of ``paths``.
 
         Raises:
             ExecutionError: the worker could not be started.
@@ -149,6 +153,9 @@ class Runner:
             if found is not None:
                 self.futures[path].set_result(found)
         self.executed = [p for p in paths if not self.futures[p].done()]
+        if first:
+            rank = {path: number for number, path in enumerate(first)}
+            self.executed.sort(key=lambda path: rank.get(path, len(rank)))  # stable: the others keep their order
         if not self.executed:  # a worker started early, or kept, waits for the next run
             self._prune(every, keys)
             return
@@ -302,13 +309,3 @@ class Runner:
         names = [name for name, pattern in LAZY_HEAVY.items() if pattern.search(source)]
         # torch._dynamo imports symbolic_shapes itself: one sub-worker serves both
         return ["torch._dynamo"] if "torch._dynamo" in names else names
-
-    def lateness(self, paths: list[str]) -> int:
-        """How late the last result of ``paths`` is expected from the run under way, as a rank for
-        ordering work that waits for them: 0 if every one is in or runs right away, else 1 + the
-        rank of the slowest heavy module a sub-worker must import first (``LAZY_HEAVY``:
-        torch._dynamo gives 2, symbolic_shapes 1)."""
-        slowest_last = list(LAZY_HEAVY)[::-1]
-        executed = set(self.executed)
-        return max((1 + slowest_last.index(module) for path in paths
-                    if path in executed and not self.futures[path].done() for module in self._needs(path)), default=0)

@@ -105,7 +105,8 @@ def _aborting():
 def on_pre_build(config):
     """Begin a build: its snippets start running; pages are converted meanwhile (see ``on_env``)."""
     with _aborting():
-        build = builds.begin(_root(config), _folder(config), _include_paths(config), Path(config.docs_dir).name)
+        build = builds.begin(_root(config), _folder(config), _include_paths(config), Path(config.docs_dir).name,
+                             start=False)  # on_files starts the run, knowing the chapters' order
         build.drawings.program  # noqa: B018 - looked up once per build: a server notices Graphviz installed
     if build.drift_problem is not None:  # reported, not failed: see docexec.drift_page
         log.info(str(build.drift_problem))
@@ -123,36 +124,36 @@ def on_files(files, config):
     """Read every page once; stop on a bad include; add each chapter's notebook
     (``notebooks/<page>.ipynb``, written in ``on_pre_page``).
 
-    MkDocs converts pages in the order of ``files``, notebook pages after the Markdown ones. The
-    notebooks whose snippets need a slow import first (``Runner.lateness``) go last, so that the
-    others are converted while those snippets still run."""
+    The run starts here, with the chapters' snippets in the order of their pages. MkDocs converts
+    pages in the order of ``files``, notebook pages after the Markdown ones, in the same order: so
+    each chapter's notebook is converted while the later chapters' snippets still run."""
     build = _build(config)
     docs = Path(config.docs_dir).name
-    problems, notebooks, pages = [], [], []
+    problems, pages = [], []
     for file in files.documentation_pages(inclusion=InclusionLevel.all):
         text = Path(file.abs_src_path).read_text(encoding="utf-8-sig")
         page = build.page(text, f"{docs}/{file.src_uri}")
         problems += page.problems
         pages.append((file.src_uri, page))
         if page.snippets and not page.problems and file.inclusion.is_included():
-            name = f"{NOTEBOOKS}/{Path(file.src_uri).stem}.ipynb"
-            build.notebooks[name] = page
-            notebooks.append((build.runner.lateness(page.snippets), len(notebooks), name))
+            build.notebooks[f"{NOTEBOOKS}/{Path(file.src_uri).stem}.ipynb"] = page
     with _aborting():
         problems += build.diagram_problems()
     if problems:
         for problem in problems:
             log.error(str(problem))
         raise Abort(builds.summary(problems))
-    out = _root(config) / NOTEBOOK_CACHE
-    for _, _, name in sorted(notebooks):
-        files.append(NotebookFile(name, src_dir=str(out), dest_dir=config.site_dir,
-                                  use_directory_urls=config.use_directory_urls))
+    with _aborting():
+        build.runner.start(first=[path for page in build.notebooks.values() for path in page.snippets])
     if build.drift is not None:
         files.append(File.generated(config, drift_page.PAGE, content=drift_page.page_markdown(build.drift, pages)))
         entry = {f"What changes in PyTorch {build.drift.torch}": drift_page.PAGE}
         if config.nav is not None and entry not in config.nav:
             config.nav.append(entry)
+    out = _root(config) / NOTEBOOK_CACHE
+    for name in build.notebooks:  # last, in the chapters' order: the order their snippets run in
+        files.append(NotebookFile(name, src_dir=str(out), dest_dir=config.site_dir,
+                                  use_directory_urls=config.use_directory_urls))
     return files
 
 
@@ -248,13 +249,6 @@ def on_env(env, config, files):
                 file.page.content = build.fill(file.page.content, results, drawings=False)
                 if build.drift is not None and file.page.present_anchor_ids is not None:  # the notes' ids
                     file.page.present_anchor_ids.update(drift_page.anchors_in(file.page.content))
-    # Pages are written, and listed in the sitemap, in the order of files: the notebooks' own order
-    # again (on_files ordered them by what was cached), so that every build writes the same bytes.
-    for name in build.notebooks:
-        file = files.get_file_from_path(name)
-        if file is not None:
-            files.remove(file)
-            files.append(file)
     return env
 
 

@@ -83,28 +83,6 @@ def test_a_worker_that_dies_is_reported_by_wait_not_lost_in_the_thread(tmp_path)
     assert runner.wait(["snippets/c/a.py"]).runs["snippets/c/a.py"].error_type == "Crash"  # and again
 
 
-def test_lateness_ranks_snippets_by_the_slow_import_they_wait_for(tmp_path):
-    gate = tmp_path / "gate"
-    wait_for_gate = f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n    time.sleep(0.02)\n"
-    write_snippets(tmp_path, {
-        "snippets/c/plain.py": wait_for_gate,
-        "snippets/c/checks.py": wait_for_gate + "# uses gradcheck\n",
-        "snippets/c/optimizer.py": wait_for_gate + "# uses torch.optim\n",
-        "snippets/c/done.py": "print(1)  # 1\n",
-    })
-    runner = Runner(tmp_path, cache=False)
-    runner.start()
-    try:
-        runner.wait(["snippets/c/done.py"])
-        assert runner.lateness(["snippets/c/done.py", "snippets/c/plain.py"]) == 0
-        assert runner.lateness(["snippets/c/plain.py", "snippets/c/checks.py"]) == 1
-        assert runner.lateness(["snippets/c/checks.py", "snippets/c/optimizer.py"]) == 2
-    finally:
-        gate.write_text("open")
-    runner.wait()
-    assert runner.lateness(["snippets/c/optimizer.py"]) == 0  # in: nothing to wait for
-
-
 def test_a_new_run_does_not_hand_out_the_last_runs_result_of_a_snippet_it_runs_again(tmp_path):
     gate = tmp_path / "gate"
     write_snippets(tmp_path, {"snippets/c/a.py": "print('one')  # one\n"})
@@ -155,3 +133,25 @@ def test_a_runner_nobody_closed_stops_its_kept_worker_when_it_is_dropped(tmp_pat
     del runner
     gc.collect()
     assert_ends(worker.pid, "the dropped runner left its worker running")
+
+
+def test_snippets_named_first_run_first_and_results_keep_the_folders_order(tmp_path):
+    write_snippets(tmp_path, {f"snippets/c/{name}.py": f"print({name!r})  # {name}\n" for name in "abc"})
+    runner = Runner(tmp_path, cache=False)
+    runner.start(first=["snippets/c/c.py", "snippets/c/b.py"])
+    assert runner.executed == ["snippets/c/c.py", "snippets/c/b.py", "snippets/c/a.py"]  # as sent to the worker
+    assert list(runner.wait().runs) == ["snippets/c/a.py", "snippets/c/b.py", "snippets/c/c.py"]
+    runner.close()
+
+
+def test_groups_whose_modules_the_worker_imported_run_in_the_first_group_in_order():
+    """A sub-worker would fork only to import nothing (the worker imported the slow modules before
+    forking): its snippets join the first group, in the order the caller gave."""
+    from docexec.protocol import Group, Request
+
+    request = Request(root="/r", groups=[Group([], ["a", "c"]), Group(["json"], ["b", "d"]),
+                                         Group(["not_imported_here"], ["e"])], order=["d", "a", "b", "c", "e"])
+    merged = request.merged(lambda module: module == "json")
+    assert merged == [Group([], ["d", "a", "b", "c"]), Group(["not_imported_here"], ["e"])]
+    assert request.merged(lambda module: False) == request.groups
+    assert Request.loads(request.dumps()).order == request.order

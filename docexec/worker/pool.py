@@ -251,7 +251,7 @@ def serve(request: Request, out) -> None:
     versions = {"torch": torch.__version__, "python": sys.version.split()[0]}
     slots = Slots(request.jobs)
     adopt_orphans()
-    first, *others = request.groups
+    first, *others = request.merged(lambda module: module in sys.modules)
     worker = os.getpid()
     for group in others:
         read_fd, write_fd = os.pipe()
