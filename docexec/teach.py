@@ -298,8 +298,12 @@ def caption(path: str, tensors: dict, facts: Facts | None) -> str:
     count = sum(1 for _, kind, _ in nodes if kind in ("backward", "accumulate"))
     name = escape(path.rpartition("/")[2])
     named = ", ".join(f"<code>{escape(n)}</code>" for n in leaves)
-    text = (f"The graph <code>{name}</code> left: {count} Node{'s' if count != 1 else ''}"
-            + (f" from the {'leaf' if len(leaves) == 1 else 'leaves'} {named}" if leaves else "") + ".")
+    the_leaves = f"the {'leaf' if len(leaves) == 1 else 'leaves'} {named}"
+    if count:
+        text = (f"The graph <code>{name}</code> left: {count} Node{'s' if count != 1 else ''}"
+                + (f" from {the_leaves}" if leaves else "") + ".")
+    else:  # the example deleted what it recorded, or recorded nothing
+        text = f"The graph <code>{name}</code> left no Node" + (f", only {the_leaves}" if leaves else "") + "."
     kinds = facts.kinds if facts else ()
     said = {
         "gradients": "Circled numbers give the order the Nodes ran in during the last backward pass; the label "

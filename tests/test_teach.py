@@ -95,3 +95,14 @@ def test_the_key_shows_every_kind_of_box_and_mark():
     for mark in ("tensor-leaf", "tensor-nonleaf", "tensor-nograd", "accumulate", "backward", "peripheries=2",
                  "#dc2626", "gradient sent back", "step ②"):
         assert mark in dot
+
+
+def test_a_caption_counts_the_nodes_and_says_so_when_there_are_none():
+    import torch
+
+    p = torch.ones(2, requires_grad=True)
+    assert teach.caption("snippets/c/none.py", {"p": p}, None).startswith(
+        "The graph <code>none.py</code> left no Node, only the leaf <code>p</code>.")
+    q = p * 2
+    assert teach.caption("snippets/c/one.py", {"p": p, "q": q}, None).startswith(
+        "The graph <code>one.py</code> left: 2 Nodes from the leaf <code>p</code>.")
