@@ -309,6 +309,9 @@ def run_snippets(
         status, tail = worker.poll(), worker.stderr_tail()
         if done:
             raise ExecutionError(f"the snippet worker did not answer for {', '.join(missing)}")
+        if not started and not results:  # it ended before running anything: it cannot run (no torch, say)
+            raise ExecutionError(f"the snippet worker exited with status {status} before running any snippet"
+                                 + (f": {tail}" if tail else ""))
         running = started - set(results)
         for path in missing:  # the worker died: each snippet it did not answer for fails, saying why
             results[path] = _lost(path, running, status, tail)
