@@ -18,6 +18,8 @@ page (which nbconvert shows as images) in as inline SVG, as on the chapter's pag
 from __future__ import annotations
 
 import base64
+import dataclasses
+import hashlib
 import itertools
 import json
 import re
@@ -193,6 +195,28 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
         "nbformat": 4,
         "nbformat_minor": 5,
     }
+
+
+def notebook_key(page: Page, results: Results, site_url: str = "") -> str:
+    """A digest of everything ``chapter_notebook(page, results, ..., site_url)`` reads: docexec's
+    code, torch and Python (``cache.environment``), the page's text, the bytes of every file its
+    fences include and of every diagram it shows, each of its snippets' results (but whether it
+    came from the cache and how long it took), the versions and ``site_url``. A warm build whose key
+    matches the one stored with the notebook reuses the notebook as it is instead of making it again.
+    Figures are drawn from DOT text, which the results and diagram files carry."""
+    from .cache import environment
+
+    digest = hashlib.sha256(environment().encode())
+    digest.update(json.dumps([page.name, page.lines, site_url, results.versions()]).encode())
+    files = {include.file for fence in page.fences for include in fence.includes if include.file}
+    for path in sorted(files | {diagram.path for diagram in page.diagrams}):
+        digest.update(path.encode() + b"\0" + (results.root / path).read_bytes() + b"\0")
+    for path in page.snippets:
+        result = results.runs.get(path)
+        fields = {k: v for k, v in dataclasses.asdict(result).items()
+                  if k not in ("cached", "seconds", "own_seconds")} if result else None
+        digest.update(json.dumps(fields, sort_keys=True, default=str).encode() + b"\0")
+    return digest.hexdigest()
 
 
 #: What a notebook's title adds to its chapter's, so that the notebook's page is told from the chapter.

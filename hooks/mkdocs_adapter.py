@@ -43,7 +43,7 @@ from docexec.execute import ExecutionError
 from docexec.figures import GraphvizError
 from docexec.files import write_atomically
 from docexec.includes import include_folders
-from docexec.notebooks import chapter_notebook, colab_url, dumps, inline_figures, title_of
+from docexec.notebooks import chapter_notebook, colab_url, dumps, inline_figures, notebook_key, title_of
 from docexec.results import UnknownTargetError
 
 log = get_plugin_logger("docexec")
@@ -159,7 +159,8 @@ def on_files(files, config):
 
 def on_pre_page(page, config, files):
     """Write a chapter's notebook with this build's outputs, once that chapter's snippets have run,
-    and render its page from it (``render_notebook``).
+    and render its page from it (``render_notebook``). A notebook made from exactly the same inputs
+    (``notebook_key``, stored next to it) is kept without being made again.
 
     Notebook pages come after every Markdown page, so the snippets have had the time it took to
     convert those. The file is rewritten only if its text changed."""
@@ -167,12 +168,16 @@ def on_pre_page(page, config, files):
     record = build.notebooks.get(page.file.src_uri)
     if record is None:
         return page
+    target = Path(page.file.abs_src_path)
+    stamp = target.with_suffix(".key")  # what the notebook was made from (notebook_key)
     with _aborting():
         results = build.runner.wait(record.snippets)
-        content = dumps(chapter_notebook(record, results, build.drawings, config.site_url or ""))
-    target = Path(page.file.abs_src_path)
-    if not target.is_file() or target.read_text(encoding="utf-8") != content:
-        write_atomically(target, content)
+        key = notebook_key(record, results, config.site_url or "")
+        if not (target.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == key):
+            content = dumps(chapter_notebook(record, results, build.drawings, config.site_url or ""))
+            if not target.is_file() or target.read_text(encoding="utf-8") != content:
+                write_atomically(target, content)
+            write_atomically(stamp, key)
     page.render = lambda *_: render_notebook(page, build)  # in place of Page.render(config, files)
     return page
 

@@ -164,3 +164,39 @@ def test_open_in_colab_points_at_a_committed_notebook_when_the_repository_is_kno
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(tmp_path / "local")], cwd=ROOT,
                    env=env, check=True, capture_output=True)
     assert "colab.research.google.com" not in (tmp_path / "local" / CHAPTERS[0].stem / "index.html").read_text()
+
+
+def test_the_notebook_key_follows_every_input_and_nothing_else(results, tmp_path):
+    """A warm build reuses a notebook whose key is unchanged: the key must change with the page, an
+    included file, a diagram, any result and the site's address, and must not with whether a result
+    came from the cache or how long it took."""
+    import dataclasses
+    import shutil
+
+    from docexec.notebooks import notebook_key
+
+    def record(name: str, extra: str = ""):
+        return results.page((ROOT / "docs" / name).read_text(encoding="utf-8") + extra, f"docs/{name}")
+
+    chapter, base_results = record("01-computational-graph.md"), results.results
+    base = notebook_key(chapter, base_results)
+    snippet = chapter.snippets[0]
+    runs = dict(base_results.runs)
+    runs[snippet] = dataclasses.replace(runs[snippet], cached=not runs[snippet].cached, seconds=99.0)
+    assert notebook_key(chapter, dataclasses.replace(base_results, runs=runs)) == base
+    runs[snippet] = dataclasses.replace(runs[snippet], chunks=[(1, "something else\n", "stdout")])
+    assert notebook_key(chapter, dataclasses.replace(base_results, runs=runs)) != base
+    assert notebook_key(record("01-computational-graph.md", "\nOne more sentence.\n"), base_results) != base
+    assert notebook_key(chapter, base_results, "https://example.invalid/") != base
+    copy = tmp_path / "repo"  # files are read from the repository: a copy is edited
+    for folder in ("snippets", "diagrams", "docexec"):
+        shutil.copytree(ROOT / folder, copy / folder)
+    moved = dataclasses.replace(base_results, root=copy)
+    assert notebook_key(chapter, moved) == base
+    (copy / snippet).write_text((ROOT / snippet).read_text() + "\n# edited\n")
+    assert notebook_key(chapter, moved) != base
+    (copy / snippet).write_text((ROOT / snippet).read_text())
+    assert chapter.diagrams, "chapter 01 shows a concept diagram"
+    diagram = copy / chapter.diagrams[0].path
+    diagram.write_text(diagram.read_text() + "\n// edited\n")
+    assert notebook_key(chapter, moved) != base
