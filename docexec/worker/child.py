@@ -555,12 +555,19 @@ class _FileRecorder:
             if event == "subprocess.Popen" and args[0] is not None:
                 words.insert(0, args[0])
             cwd = args[2] if event == "subprocess.Popen" and args[2] is not None else os.getcwd()
+            words = [os.fsdecode(w) for w in words if isinstance(w, (str, bytes, os.PathLike))]
+            for at in range(len(words) - 2):  # shell=True runs [executable, /bin/sh, -c, command line]
+                if words[at + 1] == "-c" and os.path.basename(words[at]) in _SHELLS:
+                    words[at + 2:at + 3] = shlex.split(words[at + 2])  # the command line's own words
+                    break
             for word in words:
-                if isinstance(word, (str, bytes, os.PathLike)):
-                    path = os.path.join(os.fsdecode(cwd), os.fsdecode(word))
-                    found = path if os.path.isfile(path) else shutil.which(os.fsdecode(word))
-                    if found:
-                        self.opened.add(os.path.abspath(found))
+                path = os.path.join(os.fsdecode(cwd), word)
+                if os.path.isdir(path):
+                    self.listed.add(os.path.abspath(path))
+                    continue
+                found = path if os.path.isfile(path) else shutil.which(word)
+                if found:
+                    self.opened.add(os.path.abspath(found))
         except (ValueError, TypeError, IndexError, OSError):  # a command shlex cannot split, odd arguments
             pass
 
@@ -588,6 +595,10 @@ class _FileRecorder:
             if os.path.isfile(path):
                 installed[path] = [stat.st_size, stat.st_mtime_ns]
         return {"read": read, "listed": listed, "installed": installed}
+
+
+#: Shells whose ``-c`` argument is a command line (``subprocess.run(..., shell=True)`` runs ``/bin/sh -c``).
+_SHELLS = {"sh", "bash", "dash", "zsh"}
 
 
 def _pseudo(path: str) -> bool:
