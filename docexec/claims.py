@@ -339,7 +339,8 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
     below the call.
 
     Raises:
-        ClaimSyntaxError: ``source`` does not parse; nothing is rewritten.
+        ClaimSyntaxError: ``source`` does not parse, or a printed line is too long for a claim line
+            (``snippets.LINE_LIMIT``); nothing is rewritten.
     """
     sites = find_print_sites(source)
     actual = printed_lines(sites, prints)
@@ -377,7 +378,12 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
             block: list[str] = []
         else:
             new_end = f"{code}  # -> {site.note}" if site.note else code
-            block = [_block_line(site.indent, line) for line in got]
+            block = [f"{site.indent}#> {line}".rstrip() if line else f"{site.indent}#>" for line in got]
+            too_long = next((line for line in block if len(line) > LINE_LIMIT), None)
+            if too_long is not None:
+                raise ClaimSyntaxError(site.line, f"it printed a line too long for a '#>' claim line "
+                                       f"({len(too_long)} characters with the claim's mark; the limit is "
+                                       f"{LINE_LIMIT}): print it shorter or wrapped (textwrap.fill)")
         first_block = site.end_line  # index (0-based) of the first '#>' line
         lines[first_block: first_block + len(site.block)] = [b + ending for b in block]
         lines[site.end_line - 1] = new_end + ending
@@ -387,15 +393,6 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
         new_source = new_source[: -len(ending)]
     _verify_rewrite(source, new_source, prints)
     return new_source, changes
-
-
-def _block_line(indent: str, line: str) -> str:
-    """A ``#>`` claim line for a printed ``line``; one that would pass ``snippets.LINE_LIMIT`` ends
-    in ``...`` where it reaches the limit (which matches the rest: doctest's ELLIPSIS)."""
-    if not line:
-        return f"{indent}#>"
-    text = f"{indent}#> {line}".rstrip()
-    return text if len(text) <= LINE_LIMIT else text[: LINE_LIMIT - 3] + "..."
 
 
 def _verify_rewrite(source: str, new_source: str, prints: list[tuple[int, str]]) -> None:

@@ -98,16 +98,15 @@ def test_fix_keeps_crlf_line_endings_and_a_byte_order_mark_runs(tmp_path):
     assert "bom.py" not in out.getvalue()  # ran, and its claim held
 
 
-def test_fix_keeps_a_byte_order_mark_and_writes_long_output_within_the_line_limit(tmp_path):
+def test_fix_keeps_a_byte_order_mark_and_names_output_too_long_for_a_claim_line(tmp_path):
     bom = tmp_path / "snippets/c/bom_stale.py"
     bom.parent.mkdir(parents=True)
     bom.write_bytes(b"\xef\xbb\xbfprint('new')  # old\n")
     wide = tmp_path / "snippets/c/wide.py"
-    wide.write_text("for width in (60, 100):\n    print('x' * width)\nprint('end')  # end\n")
+    before = "for width in (60, 100):\n    print('x' * width)\nprint('end')  # end\n"
+    wide.write_text(before)
     out = io.StringIO()
-    assert fix(Runner(tmp_path), ["snippets/c/bom_stale.py", "snippets/c/wide.py"], out) == 0, out.getvalue()
+    assert fix(Runner(tmp_path), ["snippets/c/bom_stale.py", "snippets/c/wide.py"], out) == 1
     assert bom.read_bytes() == b"\xef\xbb\xbfprint('new')  # new\n"
-    lines = wide.read_text().splitlines()
-    assert lines[2:4] == ["    #> " + "x" * 60, "    #> " + "x" * 70 + "..."]  # 80 characters, then '...'
-    assert max(len(line) for line in lines) == 80
-    assert _problems(tmp_path, "snippets/c/wide.py") == []  # and it holds: '...' matches the rest
+    assert wide.read_text() == before  # a claim of 100 x would not fit in 80 columns: nothing written
+    assert "snippets/c/wide.py:2: it printed a line too long for a '#>' claim line" in out.getvalue()
