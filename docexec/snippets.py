@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import posixpath
 import re
 import textwrap
 import tokenize
@@ -128,11 +129,12 @@ def long_lines(path: str, source: str, limit: int = LINE_LIMIT) -> list[Problem]
 
 
 def split_target(target: str) -> tuple[str, str | None]:
-    """``"ch/x.py:forward"`` -> ``("ch/x.py", "forward")``; ``"ch/x.py"`` -> ``("ch/x.py", None)``."""
+    """``"ch/x.py:forward"`` -> ``("ch/x.py", "forward")``; ``"ch/x.py"`` -> ``("ch/x.py", None)``.
+    The path is normalised as ``pymdownx.snippets`` reads it (``"ch/./x.py"`` is ``"ch/x.py"``)."""
     path, sep, section = target.partition(":")
     if sep and re.fullmatch(r"[a-z][-_0-9a-z]*", section):
-        return path, section
-    return target, None
+        return posixpath.normpath(path), section
+    return posixpath.normpath(target), None
 
 
 _OPTIONS = re.compile(r"^(?P<indent>[ \t]*)#[ \t]*docexec:[ \t]*(?P<items>.*)$")

@@ -314,6 +314,13 @@ def test_an_exercise_shows_its_output_in_its_answer_not_under_its_code(repo):
     assert '<span class="filename">Output</span>' in answer and "Because it prints hello." in answer
 
 
+def test_an_include_path_with_a_dot_folder_is_the_same_example(repo):
+    page = '```python\n--8<-- "ch/./plain.py"\n```\n'
+    with on_disk(repo, "dot.md", page):
+        html = convert(repo, page)
+    assert "Output" in html and "hello" in html.split("Output", 1)[1]
+
+
 def test_an_example_included_outside_a_fence_is_named(repo):
     page = 'Some prose.\n\n--8<-- "ch/plain.py"\n'
     with on_disk(repo, "bare.md", page), pytest.raises(builds.BuildError) as failed:
