@@ -159,8 +159,32 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
                 page.problems.append(Problem(name, number, f"includes {include.target!r} outside a fence, where its "
                                              "code would read as prose: put it in a python fence (it runs) or a "
                                              "fence marked '<!-- docexec: show -->' (shown without running)"))
+    _block_includes(page, folder)
     page.problems.sort(key=lambda problem: problem.line)
     return page
+
+
+#: The opening or closing line of pymdownx.snippets' block form (a file name a line between two).
+_BLOCK = re.compile(r"^[ \t]*-{1,}8<-{1,}[ \t]*$")
+
+
+def _block_includes(page: Page, folder: str) -> None:
+    """An example named in the block form of an include (``--8<--``, then file names a line, then
+    ``--8<--``) is a problem of the page: that form is not read as an include that runs, so the
+    example would show without running (or as prose)."""
+    inside = None
+    for number, line in enumerate(page.lines):
+        if _BLOCK.match(line):
+            inside = None if inside is not None else number
+            continue
+        name = line.strip()
+        if inside is not None and name and not name.startswith(";"):
+            target, _ = split_target(name)
+            if target.startswith(f"{folder}/") or target.endswith(".py"):
+                page.problems.append(Problem(page.name, number + 1, f"names {name!r} in the block form of an "
+                                             "include, which does not run it: write '--8<-- \"" + name + "\"' in a "
+                                             "python fence (it runs) or in a fence marked "
+                                             "'<!-- docexec: show -->' (shown without running)"))
 
 
 #: The line before a fence whose includes are shown without running (a helper module, say).

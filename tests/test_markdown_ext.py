@@ -321,6 +321,15 @@ def test_an_include_path_with_a_dot_folder_is_the_same_example(repo):
     assert "Output" in html and "hello" in html.split("Output", 1)[1]
 
 
+@pytest.mark.parametrize("page", ['Prose.\n\n--8<--\nch/plain.py\n--8<--\n',
+                                  '```python\n--8<--\nch/plain.py\n--8<--\n```\n'])
+def test_an_example_in_the_block_form_of_an_include_is_named(repo, page):
+    with on_disk(repo, "block.md", page), pytest.raises(builds.BuildError) as failed:
+        convert(repo, page)
+    assert any(str(p).startswith("docs/block.md:") and "block form of an include" in str(p)
+               for p in failed.value.problems), failed.value.problems
+
+
 def test_an_example_included_outside_a_fence_is_named(repo):
     page = 'Some prose.\n\n--8<-- "ch/plain.py"\n'
     with on_disk(repo, "bare.md", page), pytest.raises(builds.BuildError) as failed:
