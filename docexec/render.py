@@ -43,8 +43,10 @@ class IncludeOutput:
 
     @property
     def text(self) -> str:
-        """The output block's text: every include's output, one after the other."""
-        return "\n".join("".join(t for _, t in pieces).rstrip("\n") for _, pieces in self.cells).strip("\n")
+        """The output block's text: every include's output, one after the other, each as printed
+        but for the line breaks it ended with (an output that starts with blank lines keeps them)."""
+        parts = ("".join(t for _, t in pieces).rstrip("\n") for _, pieces in self.cells)
+        return "\n".join(part for part in parts if part)
 
 
 def include_output(results: Results, fence: Fence) -> IncludeOutput:

@@ -314,6 +314,17 @@ def test_an_exercise_shows_its_output_in_its_answer_not_under_its_code(repo):
     assert '<span class="filename">Output</span>' in answer and "Because it prints hello." in answer
 
 
+def test_an_output_that_starts_with_blank_lines_and_tabs_keeps_them_on_the_page(repo):
+    write_snippets(repo, {"snippets/ch/lead.py": 'print("\\n\\nlead\\tafter a tab")\n#>\n#>\n#> lead\tafter a tab\n'})
+    page = '```python\n--8<-- "ch/lead.py"\n```\n'
+    try:
+        with on_disk(repo, "lead.md", page):
+            html = convert(repo, page)
+        assert "<code>\n\nlead\tafter a tab\n</code>" in html.split("Output", 1)[1]
+    finally:
+        (repo / "snippets/ch/lead.py").unlink()
+
+
 def test_an_include_path_with_a_dot_folder_is_the_same_example(repo):
     page = '```python\n--8<-- "ch/./plain.py"\n```\n'
     with on_disk(repo, "dot.md", page):
