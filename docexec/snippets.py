@@ -154,7 +154,7 @@ def _comments(source: str) -> set[int] | None:
     """The lines (1-based) that hold a comment, as Python's tokenizer reads ``source``; None if it
     cannot (the snippet will fail to run and say why): then every line counts."""
     try:
-        return {token.start[0] for token in tokenize.generate_tokens(io.StringIO(source).readline)
+        return {token.start[0] for token in tokenize.generate_tokens(io.StringIO(source, newline=None).readline)
                 if token.type == tokenize.COMMENT}
     except (tokenize.TokenError, SyntaxError):
         return None

@@ -90,6 +90,15 @@ def test_a_deleted_definition_fails_the_next_run_in_the_same_process(tmp_path):
         "snippets/s/uses_name.py:1: raised NameError: name 'value' is not defined"]
 
 
+def test_options_are_read_in_a_file_whose_lines_end_in_carriage_returns():
+    from docexec.snippets import OptionsError, options
+
+    assert options("x = 1\r# docexec: timeout=5\rprint(x)  # 1\r") == {"timeout": 5.0}
+    with pytest.raises(OptionsError) as bad:
+        options("x = 1\r# docexec: figure=bogus\rprint(x)  # 1\r")
+    assert bad.value.line == 2
+
+
 def test_an_option_line_inside_a_string_is_text_not_an_option(tmp_path):
     snippet = tmp_path / "snippets" / "s" / "text.py"
     snippet.parent.mkdir(parents=True)
