@@ -124,6 +124,19 @@ class Runner:
                 return
         self._looked = True
 
+    def keep_ready(self) -> None:
+        """Have a worker wait for the next run, with torch imported, even when the last run needed
+        none (every result came from the cache). ``mkdocs serve`` asks for one after its first build,
+        so that the first example an author edits costs a fork, not an import of torch. Does nothing
+        if a worker already waits, a run is under way, or execution is off.
+
+        Raises:
+            ExecutionError: the worker could not be started.
+        """
+        busy = self._thread is not None and self._thread.is_alive()
+        if self.execute and self._workers.kept is None and not busy:
+            self._workers.kept = start_worker(self.root, self.python)
+
     def start(self, paths: list[str] | None = None, first: list[str] | None = None) -> None:
         """Begin a run of ``paths`` (default: every snippet under the folder) and return while it
         goes on: cached results are in at once, the others come in as the worker reports them, each

@@ -285,10 +285,13 @@ def on_post_build(config):
 
 
 def on_serve(server, config, builder):
-    """Under ``mkdocs serve``, a rebuild that fails leaves the last good build on show: MkDocs
+    """Under ``mkdocs serve``, a worker waits for the first edited example (``Runner.keep_ready``),
+    and a rebuild that fails leaves the last good build on show: MkDocs
     empties the site folder as a build starts and, after a failed one, holds every request until
     a build succeeds. Each good build is kept (as hard links, so keeping costs no copying); a failed
     one is replaced by it, its problems logged, and the server goes on."""
+    with _aborting():  # the first edited example then costs a fork, not an import of torch
+        builds.runner_for(_root(config), _folder(config)).keep_ready()
     site = Path(server.root)
     kept = Path(tempfile.mkdtemp(prefix="docexec-last-good-"))
     atexit.register(shutil.rmtree, kept, True)

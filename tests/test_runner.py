@@ -120,6 +120,32 @@ def test_a_runner_keeps_its_worker_for_the_next_run(tmp_path):
     assert first.poll() is not None  # closed with the runner
 
 
+def test_keep_ready_starts_the_worker_that_the_next_run_uses_when_every_result_was_cached(tmp_path):
+    """``mkdocs serve`` asks for a worker after a first build that ran nothing: the first edited
+    example is then run by it, not by a worker that must import torch first."""
+    write_snippets(tmp_path, {"snippets/c/a.py": 'print("one")  # one\n'})
+    first = Runner(tmp_path)
+    first.start()
+    first.wait()
+    first.close()
+    runner = Runner(tmp_path)
+    try:
+        runner.start()
+        runner.wait()
+        assert runner.executed == [] and runner._workers.kept is None  # all from the cache
+        runner.keep_ready()
+        ready = runner._workers.kept
+        assert ready is not None and ready.poll() is None
+        runner.keep_ready()
+        assert runner._workers.kept is ready  # one is enough
+        write_snippets(tmp_path, {"snippets/c/a.py": 'print("two")  # two\n'})
+        runner.start()
+        assert runner.wait().output("c/a.py") == "two" and runner._workers.kept is ready
+    finally:
+        runner.close()
+    assert_ends(ready.pid, "the ready worker outlived its runner")
+
+
 def test_a_runner_nobody_closed_stops_its_kept_worker_when_it_is_dropped(tmp_path):
     """A runner keeps its worker for the next run (mkdocs serve); one that is dropped without
     close() must not leave that worker behind (tests and tools make many runners in one process)."""
