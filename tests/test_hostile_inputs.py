@@ -3,6 +3,7 @@ runs it, nothing it read is trusted from the cache once changed, and nothing it 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -147,6 +148,22 @@ def test_a_changed_module_the_worker_imported_trusts_no_entry(tmp_path):
     assert runner.cache.installation_changed()
     assert run_all(tmp_path).executed == ["snippets/w/one.py"]
     assert run_all(tmp_path).executed == []  # the new worker recorded the installation as it is
+
+
+def test_a_stale_record_of_a_sub_worker_no_longer_started_does_not_run_everything_for_ever(tmp_path):
+    """A sub-worker's record (``torch.json`` stands for one whose module the worker now imports
+    itself, so no sub-worker writes it again) went stale: the worker's run drops it, and the next
+    build takes every result from the cache. A record of modules the worker has not imported stays."""
+    (tmp_path / "snippets/w").mkdir(parents=True)
+    (tmp_path / "snippets/w/one.py").write_text('print("one")  # one\n')
+    assert run_all(tmp_path).executed == ["snippets/w/one.py"]
+    folder = tmp_path / ".cache/docexec/installation"
+    (folder / "torch.json").write_text(json.dumps({str(folder / "gone.py"): [1, 1]}))
+    (folder / "docexec_no_such_module.json").write_text("{}")
+    assert Runner(tmp_path).cache.installation_changed()
+    assert run_all(tmp_path).executed == ["snippets/w/one.py"]
+    assert sorted(p.name for p in folder.iterdir()) == ["docexec_no_such_module.json", "worker.json"]
+    assert run_all(tmp_path).executed == []
 
 
 def test_a_build_killed_by_sigterm_leaves_no_worker_and_no_snippet_running(tmp_path):

@@ -183,12 +183,17 @@ def prepare(modules: list[str]) -> None:
     gc.freeze()
 
 
-def record_installation(root: str, preload: list[str]) -> None:
+def record_installation(root: str, preload: list[str], worker: bool = False) -> None:
     """Write the size and modification time of every installed module file this process has
     imported (torch and what it imports, and ``preload``) to
     ``<root>/.cache/docexec/installation/<preload>.json``: the snippets forked from here see those
     modules without importing them, so a change to one of them must invalidate every cached run
-    (``docexec.cache.RunCache.installation_changed``)."""
+    (``docexec.cache.RunCache.installation_changed``).
+
+    In the worker (``worker``), the records of sub-workers whose modules it has imported itself are
+    removed: its own record holds their files, and no sub-worker that would write them again is
+    started while it has them (``Request.merged``). Kept, such a record would never be written
+    again, and once it went stale every later build would run every snippet again."""
     import json
 
     from docexec.cache import CACHE_DIR, INSTALLATION_DIR
@@ -203,9 +208,14 @@ def record_installation(root: str, preload: list[str]) -> None:
                 stat = os.stat(path)
                 files[path] = [stat.st_size, stat.st_mtime_ns]
     name = "-".join(preload) or "worker"
+    folder = os.path.join(root, CACHE_DIR, INSTALLATION_DIR)
     with contextlib.suppress(OSError):
-        write_atomically(os.path.join(root, CACHE_DIR, INSTALLATION_DIR, f"{name}.json"),
-                         json.dumps(files, sort_keys=True))
+        write_atomically(os.path.join(folder, f"{name}.json"), json.dumps(files, sort_keys=True))
+        for other in os.listdir(folder) if worker else []:
+            modules = other.removesuffix(".json").split("-")
+            if other.endswith(".json") and other != f"{name}.json" and all(m in sys.modules for m in modules):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(os.path.join(folder, other))
 
 
 def _seed() -> None:
@@ -262,7 +272,7 @@ def serve(request: Request, out) -> None:
         os.set_blocking(read_fd, False)
         LIVE.feeds[read_fd] = Feed(pid, list(group.snippets))
     prepare(first.preload)
-    record_installation(request.root, first.preload)
+    record_installation(request.root, first.preload, worker=True)
     try:
         _Group(request, first.snippets, slots, versions, out).run()
     finally:
