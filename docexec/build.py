@@ -27,7 +27,8 @@ from pathlib import Path
 
 from . import drift, drift_page, figures, render, teach
 from .includes import Diagram, Fence, Page, parse_page
-from .notebook_html import NOTEBOOK_HTML_CACHE, NotebookPages
+from .notebook_html import NOTEBOOK_HTML_CACHE, Converter, NotebookPages
+from .notebook_jobs import NotebookJobs
 from .problems import Problem
 from .results import Results
 from .runner import Runner
@@ -87,7 +88,8 @@ class Build:
         self.notes: dict[str, str] = {}  # digest of a page's text -> extra HTML under its title
         self.checked: Results | None = None  # the complete results, once checked (check)
         self.notebooks: dict[str, Page] = {}  # a chapter notebook's path in the site -> its page
-        self.notebook_pages = NotebookPages(self.root / NOTEBOOK_HTML_CACHE)  # their pages' HTML
+        self.notebook_pages = NotebookPages(self.root / NOTEBOOK_HTML_CACHE, converter_for(self.root))  # their HTML
+        self.notebook_jobs: NotebookJobs | None = None  # what makes them (the MkDocs hook starts it)
         self._diagram_problems: list[Problem] | None = None
         self.reported: set[str] = set()  # problems written to stderr (report_once)
         self._drawn = False  # draw_all done
@@ -300,6 +302,7 @@ def exit_with(problems: list[Problem]) -> None:
 
 
 _RUNNERS: dict[tuple[Path, str], Runner] = {}
+_CONVERTERS: dict[Path, Converter] = {}
 _BUILDS: dict[tuple[Path, str], Build] = {}
 _REGISTRY = threading.Lock()
 
@@ -316,6 +319,14 @@ def runner_for(root: Path, folder: str = SNIPPETS_DIR) -> Runner:
             _RUNNERS[key] = Runner(key[0], folder, cache=os.environ.get("DOCEXEC_CACHE", "1") != "0",
                                    execute=os.environ.get("DOCEXEC_EXECUTE", "1") != "0")
         return _RUNNERS[key]
+
+
+def converter_for(root: Path) -> Converter:
+    """The process that converts a repository's notebooks to pages, in this process (one per root,
+    started at its first conversion; ``mkdocs serve`` rebuilds share it)."""
+    key = Path(root).resolve()
+    with _REGISTRY:
+        return _CONVERTERS.setdefault(key, Converter(key))
 
 
 def begin(root: Path, folder: str = SNIPPETS_DIR, include_paths: list[str] | None = None,
@@ -350,3 +361,8 @@ def end(build: Build) -> None:
 def runners() -> list[Runner]:
     """Every runner made in this process."""
     return list(_RUNNERS.values())
+
+
+def converters() -> list[Converter]:
+    """Every notebook converter made in this process."""
+    return list(_CONVERTERS.values())

@@ -3,22 +3,30 @@
 mkdocs-jupyter (https://github.com/danielfrg/mkdocs-jupyter) is how this site shows its notebooks:
 its nbconvert template (``mkdocs_html/notebook.html.j2``), its code highlighting and its table of
 contents. Used as a plugin, it imports nbconvert and Jupytext in every build (about 0.4 s) and makes
-a new exporter, whose templates Jinja2 compiles again, for each notebook. ``NotebookPages`` does
-what its plugin does for one notebook (``nb2html`` and ``_get_nb_toc_tokens`` in
+a new exporter, whose templates Jinja2 compiles again, for each notebook. Here a notebook is
+converted as its plugin converts one (``nb2html`` and ``_get_nb_toc_tokens`` in
 ``mkdocs_jupyter/nbconvert2.py`` and ``plugin.py`` of mkdocs-jupyter 0.26.3, with that version's
-defaults: no execution, inputs and prompts shown) with three differences:
+defaults: no execution, inputs and prompts shown) with these differences:
 
 * the HTML of a notebook is kept in ``cache_dir`` under the SHA-256 of the notebook's bytes: an
-  unchanged notebook is not converted again, in this build or the next;
-* nothing of nbconvert or mkdocs-jupyter is imported until a notebook needs converting;
-* one exporter converts every notebook of a build.
+  unchanged notebook is not converted again, in this build or the next (``NotebookPages``);
+* conversions run in a process of their own (``Converter``, ``python -m docexec.notebook_html``),
+  started when a first notebook needs converting: the build goes on with its Markdown pages
+  meanwhile, and nothing of nbconvert or mkdocs-jupyter is imported by the build's process;
+* that process keeps one exporter for every notebook, and under ``mkdocs serve`` for every rebuild.
 """
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
+import os
+import subprocess
+import sys
 import threading
+import weakref
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +40,10 @@ NOTEBOOK_HTML_CACHE = ".cache/docexec/notebook-html"
 FORMAT = "mkdocs-jupyter-0.26.3/1"
 
 
+class NotebookError(Exception):
+    """A notebook could not be converted (not a valid notebook), or the converting process ended."""
+
+
 @dataclass(frozen=True)
 class NotebookHtml:
     """What a notebook's page shows: ``content`` (HTML), ``toc_tokens`` (as Python-Markdown's
@@ -43,74 +55,217 @@ class NotebookHtml:
     title: str | None
 
 
-class NotebookPages:
-    """Converts a build's notebooks to their pages' HTML; one per build (``cache_dir`` outlives it)."""
+def _read(path: Path) -> NotebookHtml | None:
+    """The page kept in the file ``path``, or None if it is absent or broken (converted again)."""
+    try:
+        return NotebookHtml(**json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return None
 
-    def __init__(self, cache_dir: Path):
+
+class Converter:
+    """The process that converts notebooks (``python -m docexec.notebook_html``), started at the
+    first ``submit`` and kept for the next ones; one per repository and process (``mkdocs serve``
+    rebuilds share it). It is stopped by ``close``, or when it is dropped or the interpreter ends.
+
+    Args:
+        root: the working folder of the process (the repository root).
+    """
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._proc: subprocess.Popen | None = None
+        self._pending: collections.deque[tuple[Future, Path]] = collections.deque()  # the running process's
+        self._lock = threading.Lock()
+        self._finalizer = weakref.finalize(self, _stop, [None])
+
+    def keep_ready(self) -> None:
+        """Start the process now if it is not running (``mkdocs serve``: the first notebook an
+        edit changes is then converted without waiting for nbconvert's import).
+
+        Raises:
+            NotebookError: the process could not be started.
+        """
+        with self._lock:
+            self._running()
+
+    def submit(self, notebook: Path, out: Path) -> Future:
+        """Convert the notebook file ``notebook``; its page is written to ``out`` (JSON of a
+        ``NotebookHtml``). Returns at once with a future of that ``NotebookHtml``; conversions are
+        done one after another, in the order they were submitted.
+
+        The future raises ``NotebookError`` if the notebook cannot be converted (the first line of
+        nbconvert's error) or the process ended first (a new one is started for the next ``submit``).
+        """
+        future: Future = Future()
+        with self._lock:
+            try:
+                proc = self._running()
+                proc.stdin.write(json.dumps({"notebook": str(notebook), "out": str(out)}) + "\n")
+                proc.stdin.flush()
+            except (NotebookError, OSError) as error:
+                future.set_exception(error if isinstance(error, NotebookError) else
+                                     NotebookError(f"the notebook converter ended: {error}"))
+                return future
+            self._pending.append((future, Path(out)))
+        return future
+
+    def _running(self) -> subprocess.Popen:
+        """The process, started if it is not running (called with the lock held)."""
+        if self._proc is None or self._proc.poll() is not None:
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+                [str(Path(__file__).resolve().parent.parent)] + ([os.environ["PYTHONPATH"]]
+                                                                 if os.environ.get("PYTHONPATH") else [])))
+            try:
+                self._proc = subprocess.Popen([sys.executable, "-m", "docexec.notebook_html"], cwd=self.root, env=env,
+                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            except OSError as error:
+                raise NotebookError(f"could not start the notebook converter: {error}") from error
+            self._pending = collections.deque()  # what an ended process left is failed by its own reader
+            self._finalizer.detach()
+            self._finalizer = weakref.finalize(self, _stop, [self._proc])
+            threading.Thread(target=self._read_replies, args=(self._proc, self._pending), daemon=True,
+                             name="docexec-notebooks").start()
+        return self._proc
+
+    def _read_replies(self, proc: subprocess.Popen, pending: collections.deque) -> None:
+        """Settle each future submitted to ``proc`` as it answers; when it ends, fail the ones left."""
+        for line in proc.stdout:
+            with self._lock:
+                future, out = pending.popleft()
+            reply = json.loads(line)
+            if "error" in reply:
+                future.set_exception(NotebookError(reply["error"]))
+            else:
+                made = _read(out)
+                future.set_result(made) if made is not None else future.set_exception(
+                    NotebookError(f"the notebook converter wrote no page to {out}"))
+        proc.wait()
+        with self._lock:
+            left = list(pending)
+            pending.clear()
+        for future, _ in left:
+            future.set_exception(NotebookError(f"the notebook converter ended (exit status {proc.returncode})"))
+
+    def close(self) -> None:
+        """Stop the process; conversions not done yet fail with ``NotebookError``."""
+        self._finalizer()
+
+
+def _stop(procs: list[subprocess.Popen | None]) -> None:
+    for proc in procs:
+        if proc is not None and proc.poll() is None:
+            proc.stdin.close()  # it ends once its input ends
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+class NotebookPages:
+    """A build's notebook pages: each looked up in ``cache_dir`` by the notebook's bytes, or
+    converted by ``converter``; one per build (``cache_dir`` and ``converter`` outlive it).
+
+    Args:
+        cache_dir: where pages are kept between builds.
+        converter: the process that converts (default: one of this object's own).
+    """
+
+    def __init__(self, cache_dir: Path, converter: Converter | None = None):
         self.cache_dir = Path(cache_dir)
+        self.converter = converter if converter is not None else Converter(Path.cwd())
         self.used: set[str] = set()  # file names in cache_dir this build used
         self.converted = 0  # notebooks this build converted (not found in cache_dir)
-        self._exporter = None
-        self._lock = threading.Lock()
 
-    def html(self, notebook: Path) -> NotebookHtml:
-        """The page of the notebook file ``notebook``, from ``cache_dir`` if its bytes were converted before.
+    def submit(self, notebook: Path) -> Future:
+        """Begin to make the page of the notebook file ``notebook``: a future of its ``NotebookHtml``,
+        done at once if ``cache_dir`` holds the page of these bytes. It raises ``NotebookError``
+        (see ``Converter.submit``).
 
         Raises:
             OSError: the notebook cannot be read.
-            nbformat.ValidationError, ValueError: it is not a valid notebook (from nbconvert).
         """
         data = Path(notebook).read_bytes()
         name = hashlib.sha256(FORMAT.encode() + b"\0" + data).hexdigest() + ".json"
         self.used.add(name)
-        cached = self._cached(name)
+        cached = _read(self.cache_dir / name)
         if cached is not None:
-            return cached
-        with self._lock:
-            made = self._convert(Path(notebook))
-            self.converted += 1
-        write_atomically(self.cache_dir / name, json.dumps(made.__dict__))
-        return made
+            done: Future = Future()
+            done.set_result(cached)
+            return done
+        self.converted += 1
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        return self.converter.submit(Path(notebook).resolve(), (self.cache_dir / name).resolve())
 
-    def _cached(self, name: str) -> NotebookHtml | None:
-        try:
-            return NotebookHtml(**json.loads((self.cache_dir / name).read_text(encoding="utf-8")))
-        except (OSError, ValueError, TypeError):  # absent, or left broken: converted again
-            return None
+    def html(self, notebook: Path) -> NotebookHtml:
+        """The page of the notebook file ``notebook`` (``submit``, waited for).
 
-    def _convert(self, notebook: Path) -> NotebookHtml:
-        """What ``mkdocs_jupyter.nbconvert2.nb2html`` and the plugin's table of contents make."""
+        Raises:
+            OSError: the notebook cannot be read.
+            NotebookError: it cannot be converted.
+        """
+        return self.submit(notebook).result()
+
+    def forget_unused(self) -> int:
+        """Remove the pages in ``cache_dir`` this build did not use; returns how many."""
+        return remove_unused(self.cache_dir, lambda name: name.endswith(".json") and name not in self.used)
+
+
+class _Exporter:
+    """What ``mkdocs_jupyter.nbconvert2.nb2html`` and the plugin's table of contents make, with one
+    exporter made for every notebook (in the converting process)."""
+
+    def __init__(self):
+        from mkdocs_jupyter import nbconvert2
+        from mkdocs_jupyter.config import settings
+        from mkdocs_jupyter.preprocessors import SubCell
+        from nbconvert.exporters.html import HTMLExporter
+        from nbconvert.exporters.templateexporter import default_filters
+
+        default_filters["clean_html"] = lambda element: (
+            element.decode() if isinstance(element, bytes) else str(element))  # as nb2html sets it
+        app = nbconvert2.get_nbconvert_app()
+        self.exporter = HTMLExporter(
+            config=app.config, template_file="mkdocs_html/notebook.html.j2",
+            extra_template_paths=[settings.templates_dir], preprocessors=[SubCell],
+            filters={"highlight_code": nbconvert2.mk_custom_highlight_code(extra_css_classes="")},
+            theme="", mathjax_url="")
+
+    def convert(self, notebook: Path) -> NotebookHtml:
         from mkdocs_jupyter import nbconvert2
         from mkdocs_jupyter.plugin import _get_nb_toc_tokens
 
         nbconvert2.cell_id = 0  # nb2html numbers the copy buttons of each notebook from 0
         nbconvert2.kernel_lang = "python"
-        content, resources = self._html_exporter().from_filename(
+        content, resources = self.exporter.from_filename(
             str(notebook), resources={"mkdocs": {"test": "value", "include_requirejs": False}})
         content += f'\n        <style>\n        {resources["inlining"]["css"]}\n        </style>\n        '
         toc_tokens, title = _get_nb_toc_tokens(str(notebook), 6)
         return NotebookHtml(content, toc_tokens, title)
 
-    def _html_exporter(self):
-        """The exporter nb2html makes, made once (nbconvert's ``HTMLExporter``, mkdocs-jupyter's
-        template, preprocessor and filters)."""
-        if self._exporter is None:
-            from mkdocs_jupyter import nbconvert2
-            from mkdocs_jupyter.config import settings
-            from mkdocs_jupyter.preprocessors import SubCell
-            from nbconvert.exporters.html import HTMLExporter
-            from nbconvert.exporters.templateexporter import default_filters
 
-            default_filters["clean_html"] = lambda element: (
-                element.decode() if isinstance(element, bytes) else str(element))  # as nb2html sets it
-            app = nbconvert2.get_nbconvert_app()
-            self._exporter = HTMLExporter(
-                config=app.config, template_file="mkdocs_html/notebook.html.j2",
-                extra_template_paths=[settings.templates_dir], preprocessors=[SubCell],
-                filters={"highlight_code": nbconvert2.mk_custom_highlight_code(extra_css_classes="")},
-                theme="", mathjax_url="")
-        return self._exporter
+def main() -> None:
+    """The converting process: one JSON request a line on standard input (``notebook``, ``out``),
+    one JSON reply a line on standard output (``{"done": out}`` once the page is written to
+    ``out``, or ``{"error": reason}``), until its input ends. What nbconvert prints goes to
+    standard error."""
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    sys.stdout = sys.stderr  # nothing but replies on the replies' pipe
+    exporter = None
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            exporter = exporter or _Exporter()
+            made = exporter.convert(Path(request["notebook"]))
+            write_atomically(request["out"], json.dumps(made.__dict__))
+            reply = {"done": request["out"]}
+        except Exception as error:  # noqa: BLE001 - reported to the build, which names the notebook
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            reply = {"error": f"{Path(request['notebook']).name}: {type(error).__name__}: {reason}"}
+        replies.write(json.dumps(reply) + "\n")
+        replies.flush()
 
-    def forget_unused(self) -> int:
-        """Remove the pages in ``cache_dir`` this build did not use; returns how many."""
-        return remove_unused(self.cache_dir, lambda name: name.endswith(".json") and name not in self.used)
+
+if __name__ == "__main__":
+    main()

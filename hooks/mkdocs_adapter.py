@@ -11,10 +11,12 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
   here, with ``docs/<page>.md:<line>`` or the diagram's file; each chapter's notebook is added
   (notebooks whose snippets wait for a slow import last), and with a drift record the page "What
   changes in PyTorch <version>" (``docexec.drift_page``), at the end of the nav.
-* ``on_pre_page`` of a notebook page: waits for that chapter's snippets and writes the notebook;
-  the page shows it as mkdocs-jupyter does, converted only when its bytes changed
-  (``docexec.notebook_html``); ``on_page_content`` puts a link back to the chapter and a download
-  button on its page, and its figures inline; ``on_post_page`` puts the notebook next to it.
+  The notebooks are then made in the background (``docexec.notebook_jobs``), each once its
+  chapter's snippets are in, and converted by a process of their own while MkDocs converts the
+  Markdown pages (``docexec.notebook_html``: only when a notebook's bytes changed).
+* ``on_pre_page`` of a notebook page: waits for its notebook; the page shows it as mkdocs-jupyter
+  does; ``on_page_content`` puts a link back to the chapter and a download button on its page, and
+  its figures inline; ``on_post_page`` puts the notebook next to it.
 * ``on_env``, after every page is converted and before any is written: waits for the whole run,
   logs it, stops the build on any problem (``Abort``, one ``file:line: reason`` line each), draws
   the figures and fills every page's places but the drawings.
@@ -41,9 +43,10 @@ from docexec import build as builds
 from docexec import drift_page, render
 from docexec.execute import ExecutionError
 from docexec.figures import GraphvizError
-from docexec.files import write_atomically
 from docexec.includes import include_folders
-from docexec.notebooks import chapter_notebook, colab_url, dumps, inline_figures, notebook_key, title_of
+from docexec.notebook_html import NotebookError
+from docexec.notebook_jobs import NotebookJobs
+from docexec.notebooks import colab_url, inline_figures, title_of
 from docexec.results import UnknownTargetError
 
 log = get_plugin_logger("docexec")
@@ -100,6 +103,8 @@ def _aborting():
         raise Abort(f"the snippets could not be run: {error}") from None
     except (GraphvizError, UnknownTargetError) as error:
         raise Abort(str(error)) from None
+    except NotebookError as error:
+        raise Abort(f"a chapter notebook could not be shown: {error}") from None
 
 
 def on_pre_build(config):
@@ -154,38 +159,28 @@ def on_files(files, config):
     for name in build.notebooks:  # last, in the chapters' order: the order their snippets run in
         files.append(NotebookFile(name, src_dir=str(out), dest_dir=config.site_dir,
                                   use_directory_urls=config.use_directory_urls))
+    build.notebook_jobs = NotebookJobs(build.runner, build.drawings, build.notebook_pages, config.site_url or "")
+    build.notebook_jobs.start({name: (page, out / name) for name, page in build.notebooks.items()})
     return files
 
 
 def on_pre_page(page, config, files):
-    """Write a chapter's notebook with this build's outputs, once that chapter's snippets have run,
-    and render its page from it (``render_notebook``). A notebook made from exactly the same inputs
-    (``notebook_key``, stored next to it) is kept without being made again.
-
-    Notebook pages come after every Markdown page, so the snippets have had the time it took to
-    convert those. The file is rewritten only if its text changed."""
+    """On a chapter notebook's page: wait until its notebook is written (MkDocs reads it next), and
+    render the page from its HTML (``render_notebook``) in place of ``Page.render``."""
     build = _build(config)
-    record = build.notebooks.get(page.file.src_uri)
-    if record is None:
+    if page.file.src_uri not in build.notebooks:
         return page
-    target = Path(page.file.abs_src_path)
-    stamp = target.with_suffix(".key")  # what the notebook was made from (notebook_key)
     with _aborting():
-        results = build.runner.wait(record.snippets)
-        key = notebook_key(record, results, config.site_url or "")
-        if not (target.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == key):
-            content = dumps(chapter_notebook(record, results, build.drawings, config.site_url or ""))
-            if not target.is_file() or target.read_text(encoding="utf-8") != content:
-                write_atomically(target, content)
-            write_atomically(stamp, key)
+        build.notebook_jobs.written(page.file.src_uri)
     page.render = lambda *_: render_notebook(page, build)  # in place of Page.render(config, files)
     return page
 
 
 def render_notebook(page, build: builds.Build) -> None:
     """What ``Page.render`` makes of a chapter notebook: its HTML, table of contents and title, as
-    mkdocs-jupyter makes them (``docexec.notebook_html``)."""
-    html = build.notebook_pages.html(Path(page.file.abs_src_path))
+    mkdocs-jupyter makes them (``docexec.notebook_html``), once converted."""
+    with _aborting():
+        html = build.notebook_jobs.html(page.file.src_uri)
     page.content, page.toc = html.content, get_toc(html.toc_tokens)
     if html.title is not None:
         page.title = html.title
@@ -280,18 +275,22 @@ def on_post_build(config):
     """The build is over: forget its pages, places and drawings (its runner stays for the next)."""
     build = builds.current(_root(config), _folder(config))
     if build is not None:
+        if build.notebook_jobs is not None:
+            build.notebook_jobs.join()
         build.notebook_pages.forget_unused()
         builds.end(build)
 
 
 def on_serve(server, config, builder):
-    """Under ``mkdocs serve``, a worker waits for the first edited example (``Runner.keep_ready``),
-    and a rebuild that fails leaves the last good build on show: MkDocs
-    empties the site folder as a build starts and, after a failed one, holds every request until
-    a build succeeds. Each good build is kept (as hard links, so keeping costs no copying); a failed
-    one is replaced by it, its problems logged, and the server goes on."""
-    with _aborting():  # the first edited example then costs a fork, not an import of torch
+    """Under ``mkdocs serve``, a worker waits for the first edited example (``Runner.keep_ready``)
+    and a converter for the first notebook an edit changes (``Converter.keep_ready``). A rebuild
+    that fails leaves the last good build on show: MkDocs empties the site folder as a build starts
+    and, after a failed one, holds every request until a build succeeds. Each good build is kept
+    (as hard links, so keeping costs no copying); a failed one is replaced by it, its problems
+    logged, and the server goes on."""
+    with _aborting():  # the first edit then costs a fork, not an import of torch or nbconvert
         builds.runner_for(_root(config), _folder(config)).keep_ready()
+        builds.converter_for(_root(config)).keep_ready()
     site = Path(server.root)
     kept = Path(tempfile.mkdtemp(prefix="docexec-last-good-"))
     atexit.register(shutil.rmtree, kept, True)
@@ -325,6 +324,8 @@ def on_build_error(error):
 
 
 def on_shutdown():
-    """``mkdocs serve`` ends: stop a run under way and a worker started early."""
+    """``mkdocs serve`` ends: stop a run under way, a worker started early and the notebook converter."""
     for runner in builds.runners():
         runner.close()
+    for converter in builds.converters():
+        converter.close()

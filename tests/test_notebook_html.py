@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from docexec.notebook_html import NotebookPages
+from docexec.notebook_html import Converter, NotebookError, NotebookPages
 
 from .conftest import ROOT
 
@@ -61,12 +61,58 @@ def test_a_broken_cache_file_is_converted_again(tmp_path):
 
 
 @pytest.mark.parametrize("cached", [True, False])
-def test_nbconvert_is_imported_only_to_convert(tmp_path, cached):
+def test_the_builds_process_never_imports_nbconvert_and_starts_a_converter_only_to_convert(tmp_path, cached):
     notebook(tmp_path / "n.ipynb", "First")
     if cached:
         NotebookPages(tmp_path / "cache").html(tmp_path / "n.ipynb")
     code = ("import sys; from pathlib import Path; from docexec.notebook_html import NotebookPages; "
-            f"NotebookPages(Path({str(tmp_path / 'cache')!r})).html(Path({str(tmp_path / 'n.ipynb')!r})); "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'nbconvert', 'mkdocs_jupyter', 'jupytext'}))")
+            f"pages = NotebookPages(Path({str(tmp_path / 'cache')!r})); "
+            f"assert 'First' in pages.html(Path({str(tmp_path / 'n.ipynb')!r})).content; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'nbconvert', 'mkdocs_jupyter', 'jupytext'}), "
+            "pages.converter._proc is not None)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == ("[]" if cached else "['jupytext', 'mkdocs_jupyter', 'nbconvert']")
+    assert done.stdout.split() == ["[]", str(not cached)]
+
+
+def test_one_converting_process_serves_every_build_and_notebook(tmp_path):
+    converter = Converter(tmp_path)
+    pid = None
+    try:
+        for number in range(3):  # three builds, each with its own NotebookPages
+            notebook(tmp_path / f"n{number}.ipynb", f"Section {number}")
+            pages = NotebookPages(tmp_path / "cache", converter)
+            futures = [pages.submit(tmp_path / f"n{n}.ipynb") for n in range(number + 1)]
+            assert [f"Section {n}" in f.result(60).content for n, f in enumerate(futures)] == [True] * (number + 1)
+            assert pages.converted == 1  # the earlier notebooks came from the cache
+            pid = pid or converter._proc.pid
+            assert converter._proc.pid == pid
+    finally:
+        converter.close()
+    assert converter._proc.poll() is not None
+
+
+def test_a_bad_notebook_fails_with_one_line_naming_it_and_the_next_is_converted(tmp_path):
+    (tmp_path / "bad.ipynb").write_text('{"cells": 3}', encoding="utf-8")
+    notebook(tmp_path / "good.ipynb", "Fine")
+    pages = NotebookPages(tmp_path / "cache", Converter(tmp_path))
+    try:
+        with pytest.raises(NotebookError, match=r"^bad\.ipynb: \w+") as failed:
+            pages.html(tmp_path / "bad.ipynb")
+        assert "\n" not in str(failed.value)
+        assert "Fine" in pages.html(tmp_path / "good.ipynb").content
+    finally:
+        pages.converter.close()
+
+
+def test_a_converter_that_ends_fails_what_it_had_not_done_and_a_new_one_converts_the_next(tmp_path):
+    notebook(tmp_path / "n.ipynb", "First")
+    converter = Converter(tmp_path)
+    try:
+        left = converter.submit(tmp_path / "n.ipynb", tmp_path / "n.json")  # nbconvert is still being imported
+        converter._proc.kill()
+        with pytest.raises(NotebookError, match="converter ended"):
+            left.result(60)
+        again = converter.submit(tmp_path / "n.ipynb", tmp_path / "n.json")
+        assert "First" in again.result(60).content
+    finally:
+        converter.close()

@@ -1,0 +1,114 @@
+"""A build's chapter notebooks, made in the background as their chapters' snippets come in.
+
+MkDocs converts the Markdown pages first and the notebook pages last. ``NotebookJobs`` works on the
+notebooks meanwhile, in a thread of the build's process: for each chapter, in the order given (the
+order of the pages, which is the order its snippets run in), it waits for that chapter's snippets,
+writes its notebook (``docexec.notebooks.chapter_notebook``) and hands it to the converting process
+(``docexec.notebook_html.Converter``), which makes its page's HTML while the build goes on. A notebook
+made from exactly the same inputs as the one on disk (``notebook_key``, stored next to it as
+``<name>.key``) is kept without being made again, and an unchanged notebook's HTML comes from the
+cache: a warm build converts nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .figures import Drawings
+from .files import write_atomically
+from .includes import Page
+from .notebook_html import NotebookHtml, NotebookPages
+from .notebooks import chapter_notebook, dumps, notebook_key
+from .runner import Runner
+
+
+@dataclass
+class NotebookJob:
+    """One chapter's notebook: its page record, the file it is written to, and two futures: the
+    file written (``written``, done with None) and its page's HTML (``html``, a ``NotebookHtml``)."""
+
+    page: Page
+    target: Path
+    written: Future = field(default_factory=Future)
+    html: Future = field(default_factory=Future)
+
+
+class NotebookJobs:
+    """The notebooks of one build, made by a thread of their own (``start``).
+
+    Args:
+        runner: the build's runner, whose run has started (the chapters' results come from it).
+        drawings: the build's drawings (the notebooks' figures are drawn with them).
+        pages: the build's notebook pages (the HTML cache and the converting process).
+        site_url: the published site's address (links to other pages are made absolute with it).
+    """
+
+    def __init__(self, runner: Runner, drawings: Drawings, pages: NotebookPages, site_url: str = ""):
+        self.runner = runner
+        self.drawings = drawings
+        self.pages = pages
+        self.site_url = site_url
+        self.jobs: dict[str, NotebookJob] = {}
+        self._thread: threading.Thread | None = None
+
+    def start(self, notebooks: dict[str, tuple[Page, Path]]) -> None:
+        """Begin to make ``notebooks`` (a name -> the chapter's page record and the notebook's file),
+        one after another in that order, and return at once."""
+        self.jobs = {name: NotebookJob(page, Path(target)) for name, (page, target) in notebooks.items()}
+        self._thread = threading.Thread(target=self._work, name="docexec-notebook-jobs", daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        for job in self.jobs.values():
+            try:
+                results = self.runner.wait(job.page.snippets)
+                self._write(job, results)
+                job.written.set_result(None)
+                converted = self.pages.submit(job.target)
+            except BaseException as error:  # noqa: BLE001 - handed to whoever waits for this notebook
+                for future in (job.written, job.html):
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            converted.add_done_callback(lambda done, job=job: _settle(job.html, done))
+
+    def _write(self, job: NotebookJob, results) -> None:
+        """Write the notebook of ``job`` unless the one on disk was made from the same inputs."""
+        stamp = job.target.with_suffix(".key")
+        key = notebook_key(job.page, results, self.site_url)
+        if job.target.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == key:
+            return
+        content = dumps(chapter_notebook(job.page, results, self.drawings, self.site_url))
+        if not job.target.is_file() or job.target.read_text(encoding="utf-8") != content:
+            write_atomically(job.target, content)
+        write_atomically(stamp, key)
+
+    def written(self, name: str) -> None:
+        """Wait until the notebook ``name`` is written.
+
+        Raises:
+            KeyError: no such notebook in this build.
+            ExecutionError, GraphvizError, UnknownTargetError, OSError: making it failed.
+        """
+        self.jobs[name].written.result()
+
+    def html(self, name: str) -> NotebookHtml:
+        """The page of the notebook ``name``, once converted (or found in the cache).
+
+        Raises:
+            as ``written``, and ``NotebookError``: it could not be converted.
+        """
+        return self.jobs[name].html.result()
+
+    def join(self) -> None:
+        """Wait until the thread has handed every notebook on (or failed it)."""
+        if self._thread is not None:
+            self._thread.join()
+
+
+def _settle(target: Future, done: Future) -> None:
+    error = done.exception()
+    target.set_exception(error) if error is not None else target.set_result(done.result())

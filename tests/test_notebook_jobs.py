@@ -1,0 +1,64 @@
+"""A build's notebooks, made in the background once their chapters' snippets are in, and converted
+by a process of their own; a notebook made from the same inputs is not made or converted again."""
+
+from __future__ import annotations
+
+import pytest
+
+from docexec.build import Build
+from docexec.execute import ExecutionError
+from docexec.notebook_html import Converter, NotebookPages
+from docexec.notebook_jobs import NotebookJobs
+from docexec.runner import Runner
+
+from .conftest import write_snippets
+
+PAGE = '# A chapter\n\nSome prose.\n\n```python\n--8<-- "c/a.py"\n```\n'
+
+
+def jobs_of(root, converter: Converter) -> tuple[NotebookJobs, Build]:
+    """A build of ``PAGE`` whose run and notebook are begun."""
+    build = Build(Runner(root))
+    page = build.page(PAGE, "docs/a.md")
+    build.runner.start()
+    jobs = NotebookJobs(build.runner, build.drawings, NotebookPages(root / "cache", converter))
+    jobs.start({"notebooks/a.ipynb": (page, root / "out/notebooks/a.ipynb")})
+    return jobs, build
+
+
+def test_a_notebook_is_written_converted_and_then_reused_as_it_is(tmp_path):
+    write_snippets(tmp_path, {"snippets/c/a.py": 'print("hello")  # hello\n'})
+    converter = Converter(tmp_path)
+    try:
+        jobs, build = jobs_of(tmp_path, converter)
+        html = jobs.html("notebooks/a.ipynb")
+        assert "Some prose." in html.content and "hello" in html.content and html.title == "A chapter (notebook)"
+        target = tmp_path / "out/notebooks/a.ipynb"
+        made = target.stat().st_mtime_ns
+        assert jobs.pages.converted == 1
+        build.runner.close()
+        again, build = jobs_of(tmp_path, converter)  # the next build: nothing changed
+        assert again.html("notebooks/a.ipynb") == html and again.pages.converted == 0
+        assert target.stat().st_mtime_ns == made  # not written again (its inputs' key is the same)
+        build.runner.close()
+    finally:
+        converter.close()
+
+
+def test_a_run_that_fails_fails_its_notebook_for_whoever_waits(tmp_path):
+    gate = tmp_path / "gate"
+    write_snippets(tmp_path, {"snippets/c/a.py": (
+        f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n    time.sleep(0.05)\nprint(1)  # 1\n")})
+    converter = Converter(tmp_path)
+    jobs, build = jobs_of(tmp_path, converter)
+    try:
+        build.runner.cancel()  # as a build that stops early does
+        with pytest.raises(ExecutionError, match="stopped"):
+            jobs.written("notebooks/a.ipynb")
+        with pytest.raises(ExecutionError, match="stopped"):
+            jobs.html("notebooks/a.ipynb")
+        jobs.join()
+        assert converter._proc is None  # nothing was converted
+    finally:
+        build.runner.close()
+        converter.close()
