@@ -13,7 +13,10 @@ defaults: no execution, inputs and prompts shown) with these differences:
 * conversions run in a process of their own (``Converter``, ``python -m docexec.notebook_html``),
   started when a first notebook needs converting: the build goes on with its Markdown pages
   meanwhile, and nothing of nbconvert or mkdocs-jupyter is imported by the build's process;
-* that process keeps one exporter for every notebook, and under ``mkdocs serve`` for every rebuild.
+* that process keeps one exporter for every notebook, and under ``mkdocs serve`` for every rebuild;
+* the style sheets nbconvert's template puts in every page (JupyterLab's theme and the code
+  highlighting, about 590 kB, the same on every notebook page) are one file, ``stylesheet``, that
+  each page links to in their place (``split_stylesheet``): a reader's browser loads them once.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import collections
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -37,7 +41,12 @@ from .files import write_atomically
 NOTEBOOK_HTML_CACHE = ".cache/docexec/notebook-html"
 
 #: Part of every key: HTML made by another converter (or another mkdocs-jupyter) is not reused.
-FORMAT = "mkdocs-jupyter-0.26.3/1"
+FORMAT = "mkdocs-jupyter-0.26.3/2"
+
+#: Where a page's HTML links to its style sheet, until the page's address is known (the MkDocs hook
+#: puts in the sheet's address relative to the page).
+STYLESHEET_LINK = '<link rel="stylesheet" href="docexec:notebook-stylesheet">'
+_STYLE = re.compile(r'<style type="text/css">(.*?)</style>', re.S)
 
 
 class NotebookError(Exception):
@@ -53,6 +62,25 @@ class NotebookHtml:
     content: str
     toc_tokens: list[dict]
     title: str | None
+    stylesheet: str = ""  # the file name, in cache_dir, of the style sheet STYLESHEET_LINK stands for
+
+
+def split_stylesheet(html: str) -> tuple[str, str]:
+    """Take the first run of ``<style type="text/css">`` elements (nothing but white space between
+    them) out of ``html``, as nbconvert's templates write them; returns the HTML with
+    ``STYLESHEET_LINK`` in their place, and their CSS joined in their order (so the cascade is the
+    same). Without such an element, ``html`` and "" are returned.
+
+    A linked sheet resolves the relative addresses of its ``url()`` against its own address, not the page's:
+    nbconvert embeds the theme's assets as ``data:`` addresses, so there are none."""
+    run = []
+    for match in _STYLE.finditer(html):
+        if run and html[run[-1].end():match.start()].strip():
+            break
+        run.append(match)
+    if not run:
+        return html, ""
+    return html[:run[0].start()] + STYLESHEET_LINK + html[run[-1].end():], "\n".join(m.group(1) for m in run)
 
 
 def _read(path: Path) -> NotebookHtml | None:
@@ -175,7 +203,7 @@ class NotebookPages:
     def __init__(self, cache_dir: Path, converter: Converter | None = None):
         self.cache_dir = Path(cache_dir)
         self.converter = converter if converter is not None else Converter(Path.cwd())
-        self.used: set[str] = set()  # file names in cache_dir this build used
+        self.used: set[str] = set()  # file names in cache_dir this build used (pages and style sheets)
         self.converted = 0  # notebooks this build converted (not found in cache_dir)
 
     def submit(self, notebook: Path) -> Future:
@@ -190,13 +218,16 @@ class NotebookPages:
         name = hashlib.sha256(FORMAT.encode() + b"\0" + data).hexdigest() + ".json"
         self.used.add(name)
         cached = _read(self.cache_dir / name)
-        if cached is not None:
+        if cached is not None and (not cached.stylesheet or (self.cache_dir / cached.stylesheet).is_file()):
             done: Future = Future()
             done.set_result(cached)
-            return done
-        self.converted += 1
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        return self.converter.submit(Path(notebook).resolve(), (self.cache_dir / name).resolve())
+            made = done
+        else:
+            self.converted += 1
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            made = self.converter.submit(Path(notebook).resolve(), (self.cache_dir / name).resolve())
+        made.add_done_callback(lambda page: page.exception() or self.used.add(page.result().stylesheet))
+        return made
 
     def html(self, notebook: Path) -> NotebookHtml:
         """The page of the notebook file ``notebook`` (``submit``, waited for).
@@ -208,8 +239,8 @@ class NotebookPages:
         return self.submit(notebook).result()
 
     def forget_unused(self) -> int:
-        """Remove the pages in ``cache_dir`` this build did not use; returns how many."""
-        return remove_unused(self.cache_dir, lambda name: name.endswith(".json") and name not in self.used)
+        """Remove the pages and style sheets in ``cache_dir`` this build did not use; returns how many."""
+        return remove_unused(self.cache_dir, lambda name: name.endswith((".json", ".css")) and name not in self.used)
 
 
 class _Exporter:
@@ -245,6 +276,18 @@ class _Exporter:
         return NotebookHtml(content, toc_tokens, title)
 
 
+def _write_page(made: NotebookHtml, out: Path) -> None:
+    """Write ``made`` to ``out`` with its style sheet in a file of its own next to it
+    (``split_stylesheet``; named by its digest, so each notebook's pages share one)."""
+    content, css = split_stylesheet(made.content)
+    stylesheet = ""
+    if css:
+        stylesheet = f"jupyter-{hashlib.sha256(css.encode()).hexdigest()[:16]}.css"
+        if not (out.parent / stylesheet).is_file():
+            write_atomically(out.parent / stylesheet, css)
+    write_atomically(out, json.dumps({**made.__dict__, "content": content, "stylesheet": stylesheet}))
+
+
 def main() -> None:
     """The converting process: one JSON request a line on standard input (``notebook``, ``out``),
     one JSON reply a line on standard output (``{"done": out}`` once the page is written to
@@ -257,8 +300,7 @@ def main() -> None:
         request = json.loads(line)
         try:
             exporter = exporter or _Exporter()
-            made = exporter.convert(Path(request["notebook"]))
-            write_atomically(request["out"], json.dumps(made.__dict__))
+            _write_page(exporter.convert(Path(request["notebook"])), Path(request["out"]))
             reply = {"done": request["out"]}
         except Exception as error:  # noqa: BLE001 - reported to the build, which names the notebook
             reason = str(error).strip().splitlines()[0] if str(error).strip() else ""

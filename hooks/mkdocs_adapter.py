@@ -44,7 +44,7 @@ from docexec import drift_page, render
 from docexec.execute import ExecutionError
 from docexec.figures import GraphvizError
 from docexec.includes import include_folders
-from docexec.notebook_html import NotebookError
+from docexec.notebook_html import STYLESHEET_LINK, NotebookError
 from docexec.notebook_jobs import NotebookJobs
 from docexec.notebooks import colab_url, inline_figures, title_of
 from docexec.results import UnknownTargetError
@@ -181,9 +181,18 @@ def render_notebook(page, build: builds.Build) -> None:
     mkdocs-jupyter makes them (``docexec.notebook_html``), once converted."""
     with _aborting():
         html = build.notebook_jobs.html(page.file.src_uri)
-    page.content, page.toc = html.content, get_toc(html.toc_tokens)
+    sheet = _href(page, posixpath.join(NOTEBOOKS, html.stylesheet))  # put there by on_post_page
+    page.content = html.content.replace(STYLESHEET_LINK, f'<link rel="stylesheet" href="{sheet}">')
+    page.toc = get_toc(html.toc_tokens)
     if html.title is not None:
         page.title = html.title
+
+
+def _href(page, target: str) -> str:
+    """The address of ``target`` (a path or URL in the site) relative to ``page``."""
+    url = page.file.url
+    here = url.rstrip("/") if url.endswith("/") or not url.endswith(".html") else posixpath.dirname(url)
+    return posixpath.relpath(target, here or ".") + ("/" if target.endswith("/") else "")
 
 
 def on_page_content(html, page, config, files):
@@ -192,11 +201,9 @@ def on_page_content(html, page, config, files):
     record = _build(config).notebooks.get(page.file.src_uri)
     if record is None:
         return html
-    here = page.file.url.rstrip("/") if config.use_directory_urls else posixpath.dirname(page.file.url)
     chapter = files.get_file_from_path(Path(record.name).relative_to(Path(config.docs_dir).name).as_posix())
-    back = posixpath.relpath(chapter.url, here or ".") + ("/" if chapter.url.endswith("/") else "")
-    download = posixpath.relpath(posixpath.join(posixpath.dirname(page.file.dest_uri),
-                                                Path(page.file.src_uri).name), here or ".")
+    back = _href(page, chapter.url)
+    download = _href(page, posixpath.join(posixpath.dirname(page.file.dest_uri), Path(page.file.src_uri).name))
     colab = colab_url(Path(page.file.src_uri).stem)
     return render.notebook_nav_html(title_of(record), back, download, colab) + "\n" + inline_figures(html)
 
@@ -208,9 +215,8 @@ def on_page_markdown(markdown, page, config, files):
     notebook = files.get_file_from_path(f"{NOTEBOOKS}/{stem}.ipynb")
     if notebook is None or page.file.src_uri.startswith(f"{NOTEBOOKS}/"):
         return markdown
-    here = page.file.url.rstrip("/") if config.use_directory_urls else posixpath.dirname(page.file.url)
-    view = posixpath.relpath(notebook.url, here or ".") + ("/" if notebook.url.endswith("/") else "")
-    download = posixpath.relpath(posixpath.join(posixpath.dirname(notebook.dest_uri), f"{stem}.ipynb"), here or ".")
+    view = _href(page, notebook.url)
+    download = _href(page, posixpath.join(posixpath.dirname(notebook.dest_uri), f"{stem}.ipynb"))
     colab = colab_url(stem)
     in_colab = (f', or <a href="{colab}">open it in Colab</a> (without outputs: Colab runs it, perhaps with '
                 "another PyTorch)") if colab else ""
@@ -259,6 +265,9 @@ def on_post_page(output, page, config):
         target = Path(page.file.abs_dest_path).parent / Path(page.file.src_uri).name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(page.file.abs_src_path, target)
+        sheet = build.notebook_jobs.html(page.file.src_uri).stylesheet
+        if sheet and not (Path(config.site_dir) / NOTEBOOKS / sheet).is_file():
+            shutil.copyfile(build.notebook_pages.cache_dir / sheet, Path(config.site_dir) / NOTEBOOKS / sheet)
     with _aborting():
         return build.fill(output, build.checked)
 

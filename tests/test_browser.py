@@ -208,7 +208,9 @@ MEASURE = """() => {
     return [abbr.textContent, abbr.getAttribute("title") || "", previous ? previous.textContent.slice(-20) : "", after];
   });
   const nav = document.querySelector(".docexec-notebook-nav");
-  return {wide, covered, figures, tooltips,
+  const jupyter = [...document.styleSheets].filter(sheet => (sheet.href || "").includes("/notebooks/jupyter-"))
+    .map(sheet => sheet.cssRules.length);
+  return {wide, covered, figures, tooltips, jupyter,
           back: nav ? [...nav.querySelectorAll("a:not([download])")].map(a => a.href) : [],
           download: nav ? [...nav.querySelectorAll("a[download]")].map(a => a.href) : []};
 }"""
@@ -361,7 +363,7 @@ def test_tooltips_sit_on_whole_words_used_in_the_glossarys_sense(visits):
     assert {"non-leaf", "Non-leaf", "non-leaves", "leaves"} <= seen
 
 
-def test_notebook_pages_link_back_to_their_chapter_and_offer_the_download(visits, base_url, browser):
+def test_notebook_pages_link_back_offer_the_download_and_load_jupyters_style_sheet(visits, base_url, browser):
     context = browser.new_context()
     for (path, scheme, width), v in reader_pages(visits).items():
         if path not in NOTEBOOKS:
@@ -369,6 +371,7 @@ def test_notebook_pages_link_back_to_their_chapter_and_offer_the_download(visits
         chapter = path.removeprefix("notebooks/")
         assert v["back"] == [base_url + chapter], f"{path} [{scheme}, {width} px]: {v['back']}"
         assert len(v["download"]) == 1 and v["download"][0].endswith(f"{chapter.strip('/')}.ipynb"), v["download"]
+        assert len(v["jupyter"]) == 1 and v["jupyter"][0] > 1000, f"{path}: JupyterLab's style sheet {v['jupyter']}"
         if scheme == "light" and width == 1280:
             response = context.request.get(v["download"][0])
             assert response.ok and response.json()["nbformat"] == 4

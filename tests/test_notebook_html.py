@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from docexec.notebook_html import Converter, NotebookError, NotebookPages
+from docexec.notebook_html import STYLESHEET_LINK, Converter, NotebookError, NotebookPages, split_stylesheet
 
 from .conftest import ROOT
 
@@ -30,7 +30,9 @@ def test_the_page_is_what_mkdocs_jupyter_makes(tmp_path):
 
     notebook(tmp_path / "n.ipynb", "A section")
     page = NotebookPages(tmp_path / "cache").html(tmp_path / "n.ipynb")
-    assert page.content == nbconvert2.nb2html(str(tmp_path / "n.ipynb"), theme="", custom_mathjax_url="")
+    content, css = split_stylesheet(nbconvert2.nb2html(str(tmp_path / "n.ipynb"), theme="", custom_mathjax_url=""))
+    assert page.content == content and STYLESHEET_LINK in content and "jp-Notebook" in css
+    assert (tmp_path / "cache" / page.stylesheet).read_text(encoding="utf-8") == css
     assert (page.toc_tokens, page.title) == _get_nb_toc_tokens(str(tmp_path / "n.ipynb"), 6)
     assert page.title == "A title" and "A section" in page.content
 
@@ -47,17 +49,29 @@ def test_a_notebook_is_converted_again_only_when_its_bytes_change(tmp_path):
     latest = NotebookPages(tmp_path / "cache")  # a build that shows the notebook as it is now
     latest.html(tmp_path / "n.ipynb")
     assert latest.forget_unused() == 1  # the page of the notebook as it was
-    assert len(list((tmp_path / "cache").iterdir())) == 1
+    assert sorted(p.suffix for p in (tmp_path / "cache").iterdir()) == [".css", ".json"]  # one sheet for both
+
+
+def test_the_style_sheets_leave_the_page_in_their_order_and_the_rest_stays():
+    html = ('<script>a</script>\n<style type="text/css">\n.a{}</style>\n<style type="text/css">\n.b{}</style>'
+            '<div>x</div><style type="text/css">.c{}</style>')
+    assert split_stylesheet(html) == (
+        f'<script>a</script>\n{STYLESHEET_LINK}<div>x</div><style type="text/css">.c{{}}</style>', "\n.a{}\n\n.b{}")
+    assert split_stylesheet("<p>no sheet</p>") == ("<p>no sheet</p>", "")
 
 
 def test_a_broken_cache_file_is_converted_again(tmp_path):
     notebook(tmp_path / "n.ipynb", "First")
     pages = NotebookPages(tmp_path / "cache")
-    pages.html(tmp_path / "n.ipynb")
-    (cached,) = (tmp_path / "cache").iterdir()
+    sheet = pages.html(tmp_path / "n.ipynb").stylesheet
+    (cached,) = (tmp_path / "cache").glob("*.json")
     cached.write_text("{", encoding="utf-8")
     again = NotebookPages(tmp_path / "cache")
     assert "First" in again.html(tmp_path / "n.ipynb").content and again.converted == 1
+    (tmp_path / "cache" / sheet).unlink()  # a page whose style sheet is gone is converted again too
+    latest = NotebookPages(tmp_path / "cache")
+    assert latest.html(tmp_path / "n.ipynb").stylesheet == sheet and latest.converted == 1
+    assert (tmp_path / "cache" / sheet).is_file()
 
 
 @pytest.mark.parametrize("cached", [True, False])
