@@ -153,12 +153,16 @@ class Side:
 
 
 def copy_site(target: Path, source: Path = ROOT) -> None:
-    """Copy what a build reads (pages, examples, diagrams, hook, includes, docexec, mkdocs.yml)."""
+    """Copy what a build reads (pages, examples, diagrams, hook, includes, docexec, mkdocs.yml), and
+    compile the copy's docexec and hook to bytecode, as ``make setup`` does in the repository (and
+    pip does for every installed package, markdown-exec and Material among them)."""
     for part in SITE_PARTS:
         if (source / part).is_dir():
             shutil.copytree(source / part, target / part, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source / part, target / part)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "docexec", "hooks"], cwd=target, check=True,
+                   stdout=subprocess.DEVNULL)
 
 
 def scaled_copy(site: Path, target: Path, factor: int) -> int:
