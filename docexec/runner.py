@@ -86,6 +86,8 @@ class Runner:
         self.futures: dict[str, Future] = {}  # the latest run's snippets, in the order they were given
         self.executed: list[str] = []  # the paths of the latest run that had to run (not cached)
         self._sources: dict[str, bytes] = {}  # path -> bytes, read once per run
+        self._early: dict[str, tuple[bytes, dict, str]] = {}  # prestart's options and keys, for start
+        self._early_changed: bool | None = None  # prestart's installation_changed(), for start
         self._workers = _Workers()  # kept: started early by prestart(), or kept after a run
         weakref.finalize(self, self._workers.stop)
         self._looked = False  # prestart() found every snippet cached since the last start()
@@ -108,13 +110,14 @@ class Runner:
         """
         if not self.execute or self._workers.kept is not None or self._looked or (first_run_only and self._started):
             return
-        self._sources = {}  # a new build is starting (mkdocs serve): read the snippets as they are now
-        if self.cache is not None and self.cache.installation_changed():
+        self._sources, self._early = {}, {}  # a new build is starting (mkdocs serve): read the snippets anew
+        self._early_changed = self.cache is not None and self.cache.installation_changed()
+        if self._early_changed:
             self._workers.kept = start_worker(self.root)
             return
         for path in discover(self.root, self.folder):
             try:
-                key = self.cache.key(path, options(self.source(path)), self._bytes(path)) if self.cache else None
+                key = self._options_and_key(path)[1] if self.cache else None
             except (OSError, ValueError):
                 key = None
             # An entry that is there is not read here: if it turns out stale (a helper changed), the
@@ -159,12 +162,14 @@ class Runner:
         paths = discover(self.root, self.folder) if paths is None else list(paths)
         self.futures = {path: Future() for path in paths}
         limits, keys = {}, {}
-        changed = self.cache is not None and self.cache.installation_changed()
+        changed = self.cache is not None and (self.cache.installation_changed() if self._early_changed is None
+                                              else self._early_changed)
         self._trusted = self.cache is not None and not changed
         for path in paths:
             found = self._look_up(path, limits, keys)
             if found is not None:
                 self.futures[path].set_result(found)
+        self._early, self._early_changed = {}, None  # used once: the next build looks again
         self.executed = [p for p in paths if not self.futures[p].done()]
         if first:
             rank = {path: number for number, path in enumerate(first)}
@@ -192,13 +197,29 @@ class Runner:
             return RunResult(path=path, ok=False, error_type="Encoding", error_line=line,
                              error_message=f"is not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8")
         try:
-            limits[path] = options(self.source(path))
+            limits[path], key = self._options_and_key(path)
         except OptionsError as exc:
             return RunResult(path=path, ok=False, error_type="Options", error_message=str(exc), error_line=exc.line)
         if self.cache is None:
             return None
-        keys[path] = self.cache.key(path, limits[path], self._bytes(path))
+        keys[path] = key
         return self.cache.get(path, keys[path]) if self._trusted else None
+
+    def _options_and_key(self, path: str) -> tuple[dict, str | None]:
+        """The options of ``path`` and its cache key (None without a cache), as ``prestart`` found
+        them if the file's bytes are still those it read (a build reads every snippet once).
+
+        Raises:
+            OptionsError: as ``snippets.options``.
+        """
+        data = self._bytes(path)
+        early = self._early.get(path)
+        if early is not None and early[0] == data:
+            return early[1], early[2]
+        found = options(self.source(path))
+        key = self.cache.key(path, found, data) if self.cache is not None else None
+        self._early[path] = (data, found, key)
+        return found, key
 
     def _run(self, limits: dict, keys: dict, every: bool) -> None:
         """The background thread of a run: run the snippets that must run, keep each result as it comes."""

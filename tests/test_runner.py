@@ -146,6 +146,23 @@ def test_keep_ready_starts_the_worker_that_the_next_run_uses_when_every_result_w
     assert_ends(ready.pid, "the ready worker outlived its runner")
 
 
+def test_a_snippet_edited_between_prestart_and_start_is_looked_up_again(tmp_path):
+    """``start`` reuses the options and keys ``prestart`` found (MkDocs calls one in on_config, the
+    other in on_files) only for bytes that are still the same."""
+    write_snippets(tmp_path, {"snippets/c/a.py": "# docexec: timeout=5\nprint('one')  # one\n"})
+    run_all(tmp_path)
+    runner = Runner(tmp_path)
+    try:
+        runner.prestart()
+        assert runner._workers.kept is None  # every result is in the cache
+        write_snippets(tmp_path, {"snippets/c/a.py": "# docexec: timeout=6\nprint('two')  # two\n"})
+        runner.start()
+        results = runner.wait()
+        assert runner.executed == ["snippets/c/a.py"] and results.output("c/a.py") == "two"
+    finally:
+        runner.close()
+
+
 def test_a_runner_nobody_closed_stops_its_kept_worker_when_it_is_dropped(tmp_path):
     """A runner keeps its worker for the next run (mkdocs serve); one that is dropped without
     close() must not leave that worker behind (tests and tools make many runners in one process)."""
