@@ -7,10 +7,11 @@ and process, so that a worker started early serves the next run.
 
 The one placeholder scheme: each place is an HTML comment ``<!--docexec-<token>-<n>-->`` (``n``
 indexes ``Build.places``; the token is random per build, so no page text can pass for one), and
-the drawing inside a figure is such a place too until it is put in. ``fill`` puts in whatever a
-place stands for; with ``drawings=False`` it leaves the drawings' places for a
-later ``fill`` (the MkDocs hook fills them after the search plugin has read the page, which need
-not parse thousands of SVG elements: a figure's words are in its caption and alt text).
+the drawing inside a figure is such a place too until it is put in, as is the content of a
+chapter notebook's page. ``fill`` puts in whatever a place stands for; with ``late=False`` it
+leaves the drawings' and notebooks' places for a later ``fill`` (the MkDocs hook fills them after
+the search plugin has read the page, which need not parse thousands of SVG elements: a figure's
+words are in its caption and alt text; notebook pages are not searched).
 """
 
 from __future__ import annotations
@@ -52,8 +53,9 @@ class BuildError(Exception):
 class Place:
     """What a place in a page's HTML stands for: one of an include fence's output (``fence``), a
     concept diagram (``diagram``), the note under a page's title (``note``: the page's key, see
-    ``Build.page_key``, with its reading time in ``minutes``), or a drawing (``figure``); and the
-    code-span tooltips (``terms``) the rest of its page got, which the filled-in HTML gets too."""
+    ``Build.page_key``, with its reading time in ``minutes``), a drawing (``figure``), or HTML put
+    in as it is (``html``: a notebook page's content); and the code-span tooltips (``terms``) the
+    rest of its page got, which the filled-in HTML gets too."""
 
     fence: Fence | None = None
     page: str = ""  # the key of the page a fence's place is on (figures are counted per page)
@@ -61,6 +63,7 @@ class Place:
     note: str | None = None
     minutes: int = 0
     figure: render.Figure | None = None
+    html: str | None = None
     terms: dict[str, str] = field(default_factory=dict)
 
 
@@ -157,9 +160,10 @@ class Build:
             self.places.append(place)
             return f"<!--docexec-{self.token}-{len(self.places) - 1}-->"
 
-    def fill(self, html: str, results: Results, drawings: bool = True) -> str:
+    def fill(self, html: str, results: Results, late: bool = True) -> str:
         """Put into ``html`` what each place left in it stands for, from ``results``; with
-        ``drawings=False``, leave a place for each figure's drawing (a later ``fill`` draws it).
+        ``late=False``, leave the places of figures' drawings and of notebook pages' content (a
+        later ``fill`` puts them in).
 
         A place that turns out empty (a snippet that wrote nothing and drew no graph) is removed
         with the line break after it. A figure is drawn once per page in each ``html`` filled: a
@@ -175,7 +179,9 @@ class Build:
 
         def put(match: re.Match) -> str:
             place = self.places[int(match.group(1))]
-            if place.figure is not None and not drawings:
+            if place.html is not None:
+                return place.html + match.group(2) if late else match.group(0)
+            if place.figure is not None and not late:
                 return match.group(0)
             filled = self._html(place, results, shown)
             if place.figure is None:

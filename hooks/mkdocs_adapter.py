@@ -20,7 +20,8 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
 * ``on_env``, after every page is converted and before any is written: waits for the whole run,
   logs it, stops the build on any problem (``Abort``, one ``file:line: reason`` line each), draws
   the figures and fills every page's places but the drawings.
-* ``on_post_page``: puts the drawings in (after the search plugin has read the page).
+* ``on_post_page``: puts the drawings, and a notebook page's content, in (after the search plugin
+  has read the page: it need not parse either).
 """
 
 from __future__ import annotations
@@ -198,14 +199,19 @@ def _href(page, target: str) -> str:
 def on_page_content(html, page, config, files):
     """On a chapter notebook's page: a link back to the chapter and a download button on top, and
     the figures inline (nbconvert shows them as images, which the palettes cannot colour)."""
-    record = _build(config).notebooks.get(page.file.src_uri)
+    build = _build(config)
+    record = build.notebooks.get(page.file.src_uri)
     if record is None:
         return html
     chapter = files.get_file_from_path(Path(record.name).relative_to(Path(config.docs_dir).name).as_posix())
     back = _href(page, chapter.url)
     download = _href(page, posixpath.join(posixpath.dirname(page.file.dest_uri), Path(page.file.src_uri).name))
     colab = colab_url(Path(page.file.src_uri).stem)
-    return render.notebook_nav_html(title_of(record), back, download, colab) + "\n" + inline_figures(html)
+    content = render.notebook_nav_html(title_of(record), back, download, colab) + "\n" + inline_figures(html)
+    # What follows the title is put in by on_post_page (the search plugin skips these pages); the
+    # title stays, or the theme would add one of its own.
+    title = content.find("</h1>") + len("</h1>") if "</h1>" in content else 0
+    return content[:title] + build.place(builds.Place(html=content[title:]))
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -229,7 +235,7 @@ def on_page_markdown(markdown, page, config, files):
 @event_priority(100)  # first: the search plugin reads page.content after this event
 def on_env(env, config, files):
     """Wait for the run; stop the build listing every problem; draw the figures; fill every page
-    in but its drawings."""
+    in but its drawings and a notebook page's content."""
     build = _build(config)
     with _aborting():
         results = build.runner.wait()
@@ -252,14 +258,15 @@ def on_env(env, config, files):
         build.draw_all(results)
         for file in files.documentation_pages(inclusion=InclusionLevel.all):  # drafts too: `serve` shows them
             if file.page is not None and file.page.content is not None:
-                file.page.content = build.fill(file.page.content, results, drawings=False)
+                file.page.content = build.fill(file.page.content, results, late=False)
                 if build.drift is not None and file.page.present_anchor_ids is not None:  # the notes' ids
                     file.page.present_anchor_ids.update(drift_page.anchors_in(file.page.content))
     return env
 
 
 def on_post_page(output, page, config):
-    """Put the figures' drawings in; put a chapter notebook next to its page, for the download link."""
+    """Put the figures' drawings and the notebook pages' content in (after the search plugin has read
+    the page); put a chapter notebook next to its page, for the download link."""
     build = _build(config)
     if page.file.src_uri in build.notebooks:
         target = Path(page.file.abs_dest_path).parent / Path(page.file.src_uri).name

@@ -224,7 +224,7 @@ def test_a_deferred_page_filled_in_is_the_page_converted_with_the_results_at_han
         assert expected.count('class="docexec-key"') == 1  # and the graph parts.py left after its last include
         assert '<abbr title="The call that walks the graph in reverse."><code>backward()</code></abbr>' in expected
         results = build.check()
-        text_only = build.fill(deferred, results, drawings=False)
+        text_only = build.fill(deferred, results, late=False)
         assert "<svg" not in text_only
         assert text_only.count(f"<!--docexec-{build.token}-") == 3  # the drawings (and the key's)
         assert build.fill(text_only, results) == expected
