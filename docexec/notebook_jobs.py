@@ -1,17 +1,19 @@
 """A build's chapter notebooks, made in the background as their chapters' snippets come in.
 
 MkDocs converts the Markdown pages first and the notebook pages last. ``NotebookJobs`` works on the
-notebooks meanwhile, in a thread of the build's process: for each chapter, in the order given (the
-order of the pages, which is the order its snippets run in), it waits for that chapter's snippets,
-writes its notebook (``docexec.notebooks.chapter_notebook``) and hands it to the converting process
-(``docexec.notebook_html.Converter``), which makes its page's HTML while the build goes on. A notebook
-made from exactly the same inputs as the one on disk (``notebook_key``, stored next to it as
-``<name>.key``) is kept without being made again, and an unchanged notebook's HTML comes from the
-cache: a warm build converts nothing.
+notebooks meanwhile, in a thread of the build's process. Each chapter's notebook is made as soon as
+every snippet of that chapter is in (chapters whose results are all in at the start, from the run
+cache, in the order given), so that a chapter with a slow example does not hold up the later ones:
+it is written (``docexec.notebooks.chapter_notebook``) and handed to the converting process
+(``docexec.notebook_html.Converter``), which makes its page's HTML while the build goes on. A
+notebook made from exactly the same inputs as the one on disk (``notebook_key``, stored next to it
+as ``<name>.key``) is kept without being made again, and an unchanged notebook's HTML comes from
+the cache: a warm build converts nothing.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -56,13 +58,30 @@ class NotebookJobs:
 
     def start(self, notebooks: dict[str, tuple[Page, Path]]) -> None:
         """Begin to make ``notebooks`` (a name -> the chapter's page record and the notebook's file),
-        one after another in that order, and return at once."""
+        each once its snippets are in, and return at once."""
         self.jobs = {name: NotebookJob(page, Path(target)) for name, (page, target) in notebooks.items()}
-        self._thread = threading.Thread(target=self._work, name="docexec-notebook-jobs", daemon=True)
+        ready: queue.SimpleQueue[NotebookJob] = queue.SimpleQueue()
+        for job in self.jobs.values():
+            futures = [self.runner.futures[path] for path in job.page.snippets if path in self.runner.futures]
+            if len(futures) < len(job.page.snippets) or not futures:  # wait() says why (a path not run)
+                ready.put(job)
+                continue
+            left, lock = [len(futures)], threading.Lock()
+
+            def one_in(_done, job=job, left=left, lock=lock) -> None:
+                with lock:
+                    left[0] -= 1
+                    if left[0] == 0:
+                        ready.put(job)
+
+            for future in futures:
+                future.add_done_callback(one_in)
+        self._thread = threading.Thread(target=self._work, args=(ready,), name="docexec-notebook-jobs", daemon=True)
         self._thread.start()
 
-    def _work(self) -> None:
-        for job in self.jobs.values():
+    def _work(self, ready: queue.SimpleQueue) -> None:
+        for _ in range(len(self.jobs)):
+            job = ready.get()
             try:
                 results = self.runner.wait(job.page.snippets)
                 self._write(job, results)

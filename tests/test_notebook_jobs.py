@@ -62,3 +62,28 @@ def test_a_run_that_fails_fails_its_notebook_for_whoever_waits(tmp_path):
     finally:
         build.runner.close()
         converter.close()
+
+
+def test_a_chapter_whose_snippets_are_in_is_made_before_an_earlier_chapter_still_running(tmp_path):
+    gate = tmp_path / "gate"
+    write_snippets(tmp_path, {
+        "snippets/c/slow.py": f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n    time.sleep(0.05)\n"
+                              "print('slow')  # slow\n",
+        "snippets/d/quick.py": "print('quick')  # quick\n"})
+    converter = Converter(tmp_path)
+    build = Build(Runner(tmp_path))
+    try:
+        slow = build.page('# Slow\n\n```python\n--8<-- "c/slow.py"\n```\n', "docs/slow.md")
+        quick = build.page('# Quick\n\n```python\n--8<-- "d/quick.py"\n```\n', "docs/quick.md")
+        build.runner.start()
+        jobs = NotebookJobs(build.runner, build.drawings, NotebookPages(tmp_path / "cache", converter))
+        jobs.start({"notebooks/slow.ipynb": (slow, tmp_path / "out/slow.ipynb"),
+                    "notebooks/quick.ipynb": (quick, tmp_path / "out/quick.ipynb")})
+        assert "quick" in jobs.html("notebooks/quick.ipynb").content  # while slow.py still waits
+        assert not jobs.jobs["notebooks/slow.ipynb"].written.done()
+        gate.write_text("open")
+        assert "slow" in jobs.html("notebooks/slow.ipynb").content
+    finally:
+        gate.write_text("open")
+        build.runner.close()
+        converter.close()
