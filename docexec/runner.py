@@ -35,6 +35,13 @@ LAZY_HEAVY = {
         r"gradcheck|gradgradcheck|\bfunctional\b|jacobian|hessian|\bvjp\b|\bjvp\b|\bvmap\b|torch\.func\b"),
 }
 
+#: Words that mark a snippet that starts another program: often another Python, which imports torch
+#: anew (seconds; ch07's ``autograd_logging.py`` starts two). Such a snippet is a run's longest job,
+#: so it is sent first (longest job first): it then runs while the others do, instead of after
+#: them, where it would end the run alone on one core.
+STARTS_A_PROGRAM = re.compile(r"\bsubprocess\b|\bos\.(?:system|popen|exec\w*|spawn\w*|posix_spawn\w*)\b"
+                              r"|\bsys\.executable\b")
+
 
 @dataclass
 class _Workers:
@@ -148,7 +155,8 @@ class Runner:
 
         ``first``: snippets to run before the others, in that order (the MkDocs hook gives the
         chapters' snippets in the order it converts their notebooks, so that each notebook can be
-        converted while the later chapters' snippets run). Results keep the order of ``paths``.
+        converted while the later chapters' snippets run). Snippets that start a program
+        (``STARTS_A_PROGRAM``) go before all of them. Results keep the order of ``paths``.
 
         Raises:
             ExecutionError: the worker could not be started.
@@ -174,6 +182,7 @@ class Runner:
         if first:
             rank = {path: number for number, path in enumerate(first)}
             self.executed.sort(key=lambda path: rank.get(path, len(rank)))  # stable: the others keep their order
+        self.executed.sort(key=lambda path: not STARTS_A_PROGRAM.search(self.source(path)))  # longest first
         if not self.executed:  # a worker started early, or kept, waits for the next run
             self._prune(every, keys)
             return

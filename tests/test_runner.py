@@ -188,6 +188,19 @@ def test_snippets_named_first_run_first_and_results_keep_the_folders_order(tmp_p
     runner.close()
 
 
+def test_a_snippet_that_starts_a_program_is_sent_before_the_others(tmp_path):
+    """Longest job first: a snippet that starts another Python (torch imported anew) would otherwise
+    end the run alone on one core."""
+    write_snippets(tmp_path, {"snippets/c/a.py": "print('a')  # a\n",
+                              "snippets/c/b.py": "print('b')  # b\n",
+                              "snippets/c/c.py": "import subprocess\nprint('c')  # c\n"})
+    runner = Runner(tmp_path, cache=False)
+    runner.start(first=["snippets/c/a.py", "snippets/c/b.py", "snippets/c/c.py"])
+    assert runner.executed == ["snippets/c/c.py", "snippets/c/a.py", "snippets/c/b.py"]
+    assert list(runner.wait().runs) == ["snippets/c/a.py", "snippets/c/b.py", "snippets/c/c.py"]
+    runner.close()
+
+
 def test_groups_whose_modules_the_worker_imported_run_in_the_first_group_in_order():
     """A sub-worker would fork only to import nothing (the worker imported the slow modules before
     forking): its snippets join the first group, in the order the caller gave."""
