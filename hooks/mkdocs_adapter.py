@@ -268,14 +268,14 @@ def on_post_page(output, page, config):
     """Put the figures' drawings and the notebook pages' content in (after the search plugin has read
     the page); put a chapter notebook next to its page, for the download link."""
     build = _build(config)
-    if page.file.src_uri in build.notebooks:
-        target = Path(page.file.abs_dest_path).parent / Path(page.file.src_uri).name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(page.file.abs_src_path, target)
-        sheet = build.notebook_jobs.html(page.file.src_uri).stylesheet
-        if sheet and not (Path(config.site_dir) / NOTEBOOKS / sheet).is_file():
-            shutil.copyfile(build.notebook_pages.cache_dir / sheet, Path(config.site_dir) / NOTEBOOKS / sheet)
     with _aborting():
+        if page.file.src_uri in build.notebooks:
+            target = Path(page.file.abs_dest_path).parent / Path(page.file.src_uri).name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(page.file.abs_src_path, target)
+            sheet = build.notebook_jobs.html(page.file.src_uri).stylesheet
+            if sheet and not (Path(config.site_dir) / NOTEBOOKS / sheet).is_file():
+                shutil.copyfile(build.notebook_pages.cache_dir / sheet, Path(config.site_dir) / NOTEBOOKS / sheet)
         return build.fill(output, build.checked)
 
 
