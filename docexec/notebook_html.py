@@ -14,6 +14,11 @@ defaults: no execution, inputs and prompts shown) with these differences:
   started when a first notebook needs converting: the build goes on with its Markdown pages
   meanwhile, and nothing of nbconvert or mkdocs-jupyter is imported by the build's process;
 * that process keeps one exporter for every notebook, and under ``mkdocs serve`` for every rebuild;
+* the last step of nbconvert's ``HTMLExporter`` (alternative text for images that have none, and
+  ``tabindex="0"`` on cells' inputs and outputs, done by parsing the whole page with BeautifulSoup
+  and writing it out again: two thirds of a conversion) is done on the text (``accessible_html``):
+  BeautifulSoup reads the result as the very tree nbconvert writes out (tested), in a third of the
+  time;
 * the style sheets nbconvert's template puts in every page (JupyterLab's theme and the code
   highlighting, about 590 kB, the same on every notebook page) are one file, ``stylesheet``, that
   each page links to in their place (``split_stylesheet``): a reader's browser loads them once.
@@ -41,7 +46,7 @@ from .files import write_atomically
 NOTEBOOK_HTML_CACHE = ".cache/docexec/notebook-html"
 
 #: Part of every key: HTML made by another converter (or another mkdocs-jupyter) is not reused.
-FORMAT = "mkdocs-jupyter-0.26.3/2"
+FORMAT = "mkdocs-jupyter-0.26.3/nbconvert-7.17.2/3"
 
 #: Where a page's HTML links to its style sheet, until the page's address is known (the MkDocs hook
 #: puts in the sheet's address relative to the page).
@@ -243,6 +248,61 @@ class NotebookPages:
         return remove_unused(self.cache_dir, lambda name: name.endswith((".json", ".css")) and name not in self.used)
 
 
+_TAG = re.compile(r"<(img|div)\b([^<>]*)>")
+_CLASS = re.compile(r'\bclass="([^"]*)"')
+_FOCUSABLE = {"jp-Cell-inputWrapper", "jp-OutputArea-output"}
+NO_ALT = "No description has been provided for this image"
+
+
+def accessible_html(html: str) -> str:
+    """What ``HTMLExporter.from_notebook_node`` of nbconvert 7.17.2 (``nbconvert/exporters/html.py``)
+    does to the template's HTML with BeautifulSoup, done on the text: an ``<img>`` without ``alt``
+    gets ``alt="No description has been provided for this image"``, and a ``<div>`` inside the
+    ``jp-Notebook`` element whose classes include ``jp-Cell-inputWrapper`` or
+    ``jp-OutputArea-output`` gets ``tabindex="0"`` (so a reader can scroll it from the keyboard).
+    Everything else is left byte for byte (BeautifulSoup writes the whole page out again)."""
+    notebook = html.find('class="jp-Notebook"')
+
+    def fix(match: re.Match) -> str:
+        name, attributes = match.groups()
+        if name == "img":
+            if re.search(r"\balt=", attributes):
+                return match.group(0)
+            closing = "/" if attributes.rstrip().endswith("/") else ""
+            kept = attributes.rstrip()[:-1].rstrip() if closing else attributes
+            return f'<img{kept} alt="{NO_ALT}"{closing}>'
+        classes = _CLASS.search(attributes)
+        if (notebook < 0 or match.start() < notebook or classes is None or "tabindex=" in attributes
+                or not _FOCUSABLE & set(classes.group(1).split())):
+            return match.group(0)
+        return f'<div{attributes} tabindex="0">'
+
+    return _TAG.sub(fix, html)
+
+
+def _exporter_class():
+    """nbconvert's ``HTMLExporter`` with its last step done by ``accessible_html`` (the rest of its
+    ``from_notebook_node`` as nbconvert 7.17.2 has it)."""
+    from nbconvert.exporters.html import HTMLExporter
+    from nbconvert.exporters.templateexporter import TemplateExporter
+    from nbconvert.filters.highlight import Highlight2HTML
+    from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
+
+    class TextHTMLExporter(HTMLExporter):
+        def from_notebook_node(self, nb, resources=None, **kw):
+            language = nb.metadata.get("language_info", {})
+            lexer = language.get("pygments_lexer", language.get("name", None))
+            self.register_filter("highlight_code", self.filters.get(
+                "highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)))
+            resources = self._init_resources(resources)
+            self.register_filter("filter_data_type", WidgetsDataTypeFilter(
+                notebook_metadata=self._nb_metadata, parent=self, resources=resources))
+            html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+            return accessible_html(html), resources
+
+    return TextHTMLExporter
+
+
 class _Exporter:
     """What ``mkdocs_jupyter.nbconvert2.nb2html`` and the plugin's table of contents make, with one
     exporter made for every notebook (in the converting process)."""
@@ -251,13 +311,12 @@ class _Exporter:
         from mkdocs_jupyter import nbconvert2
         from mkdocs_jupyter.config import settings
         from mkdocs_jupyter.preprocessors import SubCell
-        from nbconvert.exporters.html import HTMLExporter
         from nbconvert.exporters.templateexporter import default_filters
 
         default_filters["clean_html"] = lambda element: (
             element.decode() if isinstance(element, bytes) else str(element))  # as nb2html sets it
         app = nbconvert2.get_nbconvert_app()
-        self.exporter = HTMLExporter(
+        self.exporter = _exporter_class()(
             config=app.config, template_file="mkdocs_html/notebook.html.j2",
             extra_template_paths=[settings.templates_dir], preprocessors=[SubCell],
             filters={"highlight_code": nbconvert2.mk_custom_highlight_code(extra_css_classes="")},

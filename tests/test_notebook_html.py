@@ -9,7 +9,15 @@ import sys
 
 import pytest
 
-from docexec.notebook_html import STYLESHEET_LINK, Converter, NotebookError, NotebookPages, split_stylesheet
+from docexec.notebook_html import (
+    NO_ALT,
+    STYLESHEET_LINK,
+    Converter,
+    NotebookError,
+    NotebookPages,
+    accessible_html,
+    split_stylesheet,
+)
 
 from .conftest import ROOT
 
@@ -24,13 +32,46 @@ def notebook(path, text: str) -> None:
         "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
 
 
+PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+
+def rich_notebook(path) -> None:
+    """A notebook with what nbconvert's last step changes: an image without alternative text, one
+    with, code cells' inputs and outputs (text, an error, HTML)."""
+    path.write_text(json.dumps({
+        "cells": [{"cell_type": "markdown", "id": "a", "metadata": {}, "source": "# A title\n\n## A section\n\n"
+                   f"![a pixel](data:image/png;base64,{PIXEL}) and <br> a & b"},
+                  {"cell_type": "code", "id": "b", "metadata": {}, "execution_count": 1, "source": "show()",
+                   "outputs": [{"output_type": "stream", "name": "stdout", "text": "1 < 2\n"},
+                               {"output_type": "display_data", "metadata": {}, "data": {"image/png": PIXEL}},
+                               {"output_type": "display_data", "metadata": {}, "data": {
+                                   "text/html": '<div class="jp-OutputArea-output x">inner</div><img src="x.png">'}},
+                               {"output_type": "error", "ename": "ValueError", "evalue": "no", "traceback": ["no"]}]}],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                     "language_info": {"name": "python"}},
+        "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+
+
 def test_the_page_is_what_mkdocs_jupyter_makes(tmp_path):
+    """nbconvert ends by reading the page with BeautifulSoup and writing it out again; this project
+    makes the same changes on the text (accessible_html): BeautifulSoup reads both as one tree."""
+    from bs4 import BeautifulSoup
     from mkdocs_jupyter import nbconvert2
     from mkdocs_jupyter.plugin import _get_nb_toc_tokens
 
-    notebook(tmp_path / "n.ipynb", "A section")
+    from docexec.notebook_html import _Exporter
+
+    rich_notebook(tmp_path / "n.ipynb")
+    made = _Exporter().convert(tmp_path / "n.ipynb")
+    expected = nbconvert2.nb2html(str(tmp_path / "n.ipynb"), theme="", custom_mathjax_url="")
+    def tree(html: str) -> str:
+        return str(BeautifulSoup(html, "html.parser"))
+
+    assert made.content != expected and tree(made.content) == tree(expected)
+    assert made.content.count(NO_ALT) == expected.count(NO_ALT) == 2
+    assert made.content.count('tabindex="0"') == expected.count('tabindex="0"') == 7  # 2 inputs, 5 outputs
     page = NotebookPages(tmp_path / "cache").html(tmp_path / "n.ipynb")
-    content, css = split_stylesheet(nbconvert2.nb2html(str(tmp_path / "n.ipynb"), theme="", custom_mathjax_url=""))
+    content, css = split_stylesheet(made.content)
     assert page.content == content and STYLESHEET_LINK in content and "jp-Notebook" in css
     assert (tmp_path / "cache" / page.stylesheet).read_text(encoding="utf-8") == css
     assert (page.toc_tokens, page.title) == _get_nb_toc_tokens(str(tmp_path / "n.ipynb"), 6)
@@ -130,3 +171,15 @@ def test_a_converter_that_ends_fails_what_it_had_not_done_and_a_new_one_converts
         assert "First" in again.result(60).content
     finally:
         converter.close()
+
+
+def test_accessible_html_touches_only_images_without_alt_and_the_notebooks_cell_wrappers():
+    html = ('<div class="jp-OutputArea-output">before the notebook</div><div class="jp-Notebook">'
+            '<img src="a.png"><img src="b.png" alt="b"><img src="c.png" />'
+            '<div class="x jp-Cell-inputWrapper">in</div><div class="jp-Cell-inputWrapper-other">not</div>'
+            '<div class="jp-OutputArea-output" tabindex="-1">kept</div><span class="jp-OutputArea-output">span</span>')
+    assert accessible_html(html) == (
+        '<div class="jp-OutputArea-output">before the notebook</div><div class="jp-Notebook">'
+        f'<img src="a.png" alt="{NO_ALT}"><img src="b.png" alt="b"><img src="c.png" alt="{NO_ALT}"/>'
+        '<div class="x jp-Cell-inputWrapper" tabindex="0">in</div><div class="jp-Cell-inputWrapper-other">not</div>'
+        '<div class="jp-OutputArea-output" tabindex="-1">kept</div><span class="jp-OutputArea-output">span</span>')
