@@ -4,9 +4,9 @@ mkdocs-jupyter (https://github.com/danielfrg/mkdocs-jupyter) is how this site sh
 its nbconvert template (``mkdocs_html/notebook.html.j2``), its code highlighting and its table of
 contents. Used as a plugin, it imports nbconvert and Jupytext in every build (about 0.4 s) and makes
 a new exporter, whose templates Jinja2 compiles again, for each notebook. Here a notebook is
-converted as its plugin converts one (``nb2html`` and ``_get_nb_toc_tokens`` in
-``mkdocs_jupyter/nbconvert2.py`` and ``plugin.py`` of mkdocs-jupyter 0.26.3, with that version's
-defaults: no execution, inputs and prompts shown) with these differences:
+converted as its plugin converts one (``nb2html`` in ``mkdocs_jupyter/nbconvert2.py`` of
+mkdocs-jupyter 0.26.3, with that version's defaults: no execution, inputs and prompts shown) with
+these differences:
 
 * the HTML of a notebook is kept in ``cache_dir`` under the SHA-256 of the notebook's bytes: an
   unchanged notebook is not converted again, in this build or the next (``NotebookPages``);
@@ -19,6 +19,10 @@ defaults: no execution, inputs and prompts shown) with these differences:
   and writing it out again: two thirds of a conversion) is done on the text (``accessible_html``):
   BeautifulSoup reads the result as the very tree nbconvert writes out (tested), in a third of the
   time;
+* the table of contents and the title come from the headings of the page's HTML (``headings``):
+  the plugin makes them from a Markdown copy of the notebook without its inline code, so that a
+  heading with code lost that code in the contents and the title, and its link missed the
+  heading's id;
 * the style sheets nbconvert's template puts in every page (JupyterLab's theme and the code
   highlighting, about 590 kB, the same on every notebook page) are one file, ``stylesheet``, that
   each page links to in their place (``split_stylesheet``): a reader's browser loads them once.
@@ -31,12 +35,14 @@ import hashlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
 import weakref
 from concurrent.futures import Future
 from dataclasses import dataclass
+from html import escape, unescape
 from pathlib import Path
 
 from .cache import remove_unused
@@ -46,7 +52,7 @@ from .files import write_atomically
 NOTEBOOK_HTML_CACHE = ".cache/docexec/notebook-html"
 
 #: Part of every key: HTML made by another converter (or another mkdocs-jupyter) is not reused.
-FORMAT = "mkdocs-jupyter-0.26.3/nbconvert-7.17.2/3"
+FORMAT = "mkdocs-jupyter-0.26.3/nbconvert-7.17.2/4"
 
 #: Where a page's HTML links to its style sheet, until the page's address is known (the MkDocs hook
 #: puts in the sheet's address relative to the page).
@@ -280,6 +286,35 @@ def accessible_html(html: str) -> str:
     return _TAG.sub(fix, html)
 
 
+_HEADING = re.compile(r'<h([1-6]) id="([^"]*)">(.*?)</h\1>', re.S)
+_ANCHOR_LINK = re.compile(r'<a class="anchor-link"[^>]*>.*?</a>', re.S)
+
+
+def headings(html: str, depth: int = 6) -> tuple[list[dict], str | None]:
+    """The table of contents of a notebook page and its title, from the headings (``<h1>`` to
+    ``<h{depth}>``, with the ``id`` nbconvert gives each) of its HTML: tokens as Python-Markdown's
+    ``toc`` extension makes them (``level``, ``id``, ``name``: the text, escaped; ``html``: the
+    heading's HTML without its anchor link; ``data-toc-label``; ``children``), nested by level,
+    and the name of the first level-1 heading (None without one)."""
+    tokens: list[dict] = []
+    stack: list[dict] = []
+    title = None
+    for match in _HEADING.finditer(html):
+        level = int(match.group(1))
+        if level > depth:
+            continue
+        inner = _ANCHOR_LINK.sub("", match.group(3)).strip()
+        name = escape(unescape(re.sub(r"<[^>]+>", "", inner)), quote=False).strip()
+        token = {"level": level, "id": unescape(match.group(2)), "name": name, "html": inner,
+                 "data-toc-label": "", "children": []}
+        title = name if title is None and level == 1 else title
+        while stack and stack[-1]["level"] >= level:
+            stack.pop()
+        (stack[-1]["children"] if stack else tokens).append(token)
+        stack.append(token)
+    return tokens, title
+
+
 def _exporter_class():
     """nbconvert's ``HTMLExporter`` with its last step done by ``accessible_html`` (the rest of its
     ``from_notebook_node`` as nbconvert 7.17.2 has it)."""
@@ -324,14 +359,13 @@ class _Exporter:
 
     def convert(self, notebook: Path) -> NotebookHtml:
         from mkdocs_jupyter import nbconvert2
-        from mkdocs_jupyter.plugin import _get_nb_toc_tokens
 
         nbconvert2.cell_id = 0  # nb2html numbers the copy buttons of each notebook from 0
         nbconvert2.kernel_lang = "python"
         content, resources = self.exporter.from_filename(
             str(notebook), resources={"mkdocs": {"test": "value", "include_requirejs": False}})
         content += f'\n        <style>\n        {resources["inlining"]["css"]}\n        </style>\n        '
-        toc_tokens, title = _get_nb_toc_tokens(str(notebook), 6)
+        toc_tokens, title = headings(content)
         return NotebookHtml(content, toc_tokens, title)
 
 
@@ -352,6 +386,7 @@ def main() -> None:
     one JSON reply a line on standard output (``{"done": out}`` once the page is written to
     ``out``, or ``{"error": reason}``), until its input ends. What nbconvert prints goes to
     standard error."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's to handle: this ends with its input
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     sys.stdout = sys.stderr  # nothing but replies on the replies' pipe
     exporter = None

@@ -181,11 +181,12 @@ def note_html(versions: dict[str, str], minutes: int, extra: str = "") -> str:
 
 
 def notebook_nav_html(title: str, chapter: str, download: str, colab: str = "") -> str:
-    """The line at the top of a chapter notebook's page: a link back to the chapter (``title`` at
-    the address ``chapter``), a button that downloads the notebook (from ``download``) and, given
+    """The line at the top of a chapter notebook's page: a link back to the chapter (``title``, its
+    Markdown title, at the address ``chapter``), a button that downloads the notebook (from ``download``) and, given
     ``colab``, one that opens it in Colab."""
     opens = f' <a class="md-button" href="{escape(colab)}">Open in Colab</a>' if colab else ""
-    return (f'<p class="docexec-notebook-nav"><a href="{escape(chapter)}">← Back to the chapter: {escape(title)}</a>'
+    label = re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(title))  # the title's inline code, as on the chapter
+    return (f'<p class="docexec-notebook-nav"><a href="{escape(chapter)}">← Back to the chapter: {label}</a>'
             f' <a class="md-button" href="{escape(download)}" download>Download this notebook (.ipynb)</a>{opens}</p>')
 
 

@@ -4,8 +4,10 @@ of nbconvert imported when nothing needs converting."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from html import unescape
 
 import pytest
 
@@ -39,8 +41,8 @@ def rich_notebook(path) -> None:
     """A notebook with what nbconvert's last step changes: an image without alternative text, one
     with, code cells' inputs and outputs (text, an error, HTML)."""
     path.write_text(json.dumps({
-        "cells": [{"cell_type": "markdown", "id": "a", "metadata": {}, "source": "# A title\n\n## A section\n\n"
-                   f"![a pixel](data:image/png;base64,{PIXEL}) and <br> a & b"},
+        "cells": [{"cell_type": "markdown", "id": "a", "metadata": {}, "source": "# A title & more\n\n## A section\n\n"
+                   f"![a pixel](data:image/png;base64,{PIXEL}) and <br> a & b\n\n## The `grad` function\n\n### Deeper"},
                   {"cell_type": "code", "id": "b", "metadata": {}, "execution_count": 1, "source": "show()",
                    "outputs": [{"output_type": "stream", "name": "stdout", "text": "1 < 2\n"},
                                {"output_type": "display_data", "metadata": {}, "data": {"image/png": PIXEL}},
@@ -57,13 +59,13 @@ def test_the_page_is_what_mkdocs_jupyter_makes(tmp_path):
     makes the same changes on the text (accessible_html): BeautifulSoup reads both as one tree."""
     from bs4 import BeautifulSoup
     from mkdocs_jupyter import nbconvert2
-    from mkdocs_jupyter.plugin import _get_nb_toc_tokens
 
     from docexec.notebook_html import _Exporter
 
     rich_notebook(tmp_path / "n.ipynb")
     made = _Exporter().convert(tmp_path / "n.ipynb")
     expected = nbconvert2.nb2html(str(tmp_path / "n.ipynb"), theme="", custom_mathjax_url="")
+
     def tree(html: str) -> str:
         return str(BeautifulSoup(html, "html.parser"))
 
@@ -74,8 +76,23 @@ def test_the_page_is_what_mkdocs_jupyter_makes(tmp_path):
     content, css = split_stylesheet(made.content)
     assert page.content == content and STYLESHEET_LINK in content and "jp-Notebook" in css
     assert (tmp_path / "cache" / page.stylesheet).read_text(encoding="utf-8") == css
-    assert (page.toc_tokens, page.title) == _get_nb_toc_tokens(str(tmp_path / "n.ipynb"), 6)
-    assert page.title == "A title" and "A section" in page.content
+    assert page.title == "A title &amp; more" and "A section" in page.content
+
+
+def test_the_contents_and_title_keep_a_headings_code_and_link_to_its_id(tmp_path):
+    """mkdocs-jupyter's own contents drop inline code from headings (\"Did  leave a graph?\") and
+    so link to ids the page does not have."""
+    rich_notebook(tmp_path / "n.ipynb")
+    page = NotebookPages(tmp_path / "cache").html(tmp_path / "n.ipynb")
+    (title,) = page.toc_tokens
+    assert (title["level"], title["name"]) == (1, "A title &amp; more")
+    assert [(t["level"], t["name"], t["html"]) for t in title["children"]] == [
+        (2, "A section", "A section"), (2, "The grad function", "The <code>grad</code> function")]
+    (deeper,) = title["children"][1]["children"]
+    assert deeper["level"] == 3
+    ids = [unescape(found) for found in re.findall(r'<h[1-6] id="([^"]*)"', page.content)]
+    linked = [title["id"]] + [t["id"] for t in title["children"]] + [deeper["id"]]
+    assert linked == ids and "grad" in linked[2]
 
 
 def test_a_notebook_is_converted_again_only_when_its_bytes_change(tmp_path):

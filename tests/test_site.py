@@ -430,3 +430,18 @@ def test_captions_say_what_each_figure_shows(site):
                                built, re.S)
     assert len(captions) > 40 and len(set(captions)) == len(captions)
     assert any("order the Nodes ran in" in c for c in captions) and any("why it was cut off" in c for c in captions)
+
+
+def test_notebook_pages_contents_link_to_their_headings_and_keep_their_code(site):
+    """Every entry of a notebook page's table of contents points to a heading on the page (headings
+    with inline code included: ch09's "Did `grad` leave a graph?"), and the title keeps its code."""
+    pages = sorted((site / "notebooks").glob("*/index.html"))
+    assert len(pages) == len(chapter_pages())
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        ids = set(re.findall(r'<h[1-6] id="([^"]*)"', html))
+        toc = re.findall(r'<a href="#([^"]*)" class="md-nav__link">', html)
+        assert toc and set(toc) <= ids, f"{page}: {sorted(set(toc) - ids)}"
+    torch_func = (site / "notebooks/09-torch-func/index.html").read_text(encoding="utf-8")
+    assert "<title>09 · Functional autograd with torch.func (notebook)" in torch_func
+    assert "Back to the chapter: 09 · Functional autograd with <code>torch.func</code></a>" in torch_func
