@@ -150,10 +150,11 @@ def test_a_changed_module_the_worker_imported_trusts_no_entry(tmp_path):
     assert run_all(tmp_path).executed == []  # the new worker recorded the installation as it is
 
 
-def test_a_stale_record_of_a_sub_worker_no_longer_started_does_not_run_everything_for_ever(tmp_path):
+def test_a_stale_record_of_a_sub_worker_no_longer_started_is_written_anew_not_run_for_ever(tmp_path):
     """A sub-worker's record (``torch.json`` stands for one whose module the worker now imports
-    itself, so no sub-worker writes it again) went stale: the worker's run drops it, and the next
-    build takes every result from the cache. A record of modules the worker has not imported stays."""
+    itself, so no sub-worker writes it again) went stale: the worker's run writes it anew, and the
+    next build takes every result from the cache. A record of modules the worker has not imported
+    stays as it is; none is removed (a later worker without those modules would not record them)."""
     (tmp_path / "snippets/w").mkdir(parents=True)
     (tmp_path / "snippets/w/one.py").write_text('print("one")  # one\n')
     assert run_all(tmp_path).executed == ["snippets/w/one.py"]
@@ -162,7 +163,9 @@ def test_a_stale_record_of_a_sub_worker_no_longer_started_does_not_run_everythin
     (folder / "docexec_no_such_module.json").write_text("{}")
     assert Runner(tmp_path).cache.installation_changed()
     assert run_all(tmp_path).executed == ["snippets/w/one.py"]
-    assert sorted(p.name for p in folder.iterdir()) == ["docexec_no_such_module.json", "worker.json"]
+    assert sorted(p.name for p in folder.iterdir()) == ["docexec_no_such_module.json", "torch.json", "worker.json"]
+    assert (folder / "docexec_no_such_module.json").read_text() == "{}"
+    assert not Runner(tmp_path).cache.installation_changed()
     assert run_all(tmp_path).executed == []
 
 

@@ -191,9 +191,10 @@ def record_installation(root: str, preload: list[str], worker: bool = False) -> 
     (``docexec.cache.RunCache.installation_changed``).
 
     In the worker (``worker``), the records of sub-workers whose modules it has imported itself are
-    removed: its own record holds their files, and no sub-worker that would write them again is
-    started while it has them (``Request.merged``). Kept, such a record would never be written
-    again, and once it went stale every later build would run every snippet again."""
+    written too, with its own files (theirs among them): no sub-worker that would write them again
+    is started while it has them (``Request.merged``), and a record never written again would, once
+    stale, make every later build run every snippet again. They are not removed: a later worker
+    without those modules would then record none of their files."""
     import json
 
     from docexec.cache import CACHE_DIR, INSTALLATION_DIR
@@ -214,8 +215,7 @@ def record_installation(root: str, preload: list[str], worker: bool = False) -> 
         for other in os.listdir(folder) if worker else []:
             modules = other.removesuffix(".json").split("-")
             if other.endswith(".json") and other != f"{name}.json" and all(m in sys.modules for m in modules):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(os.path.join(folder, other))
+                write_atomically(os.path.join(folder, other), json.dumps(files, sort_keys=True))
 
 
 def _seed() -> None:
