@@ -115,9 +115,11 @@ class Runner:
                 again after the run (a Markdown extension is set up again for every page on some
                 hosts), whose worker no run would ever use.
         """
+        if not (first_run_only and self._started):  # what an earlier prestart found is not this build's
+            self._early, self._early_changed = {}, None
         if not self.execute or self._workers.kept is not None or self._looked or (first_run_only and self._started):
             return
-        self._sources, self._early = {}, {}  # a new build is starting (mkdocs serve): read the snippets anew
+        self._sources = {}  # a new build is starting (mkdocs serve): read the snippets as they are now
         self._early_changed = self.cache is not None and self.cache.installation_changed()
         if self._early_changed:
             self._workers.kept = start_worker(self.root)
