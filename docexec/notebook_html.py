@@ -94,6 +94,11 @@ def split_stylesheet(html: str) -> tuple[str, str]:
     return html[:run[0].start()] + STYLESHEET_LINK + html[run[-1].end():], "\n".join(m.group(1) for m in run)
 
 
+def page_name(data: bytes) -> str:
+    """The file name, in a cache folder, of the page of a notebook whose bytes are ``data``."""
+    return hashlib.sha256(FORMAT.encode() + b"\0" + data).hexdigest() + ".json"
+
+
 def _read(path: Path) -> NotebookHtml | None:
     """The page kept in the file ``path``, or None if it is absent or broken (converted again)."""
     try:
@@ -114,13 +119,14 @@ class Converter:
     def __init__(self, root: Path):
         self.root = Path(root)
         self._proc: subprocess.Popen | None = None
-        self._pending: collections.deque[tuple[Future, Path]] = collections.deque()  # the running process's
+        self._pending: collections.deque[Future] = collections.deque()  # the running process's
         self._lock = threading.Lock()
         self._finalizer = weakref.finalize(self, _stop, [None])
 
     def keep_ready(self) -> None:
-        """Start the process now if it is not running (``mkdocs serve``: the first notebook an
-        edit changes is then converted without waiting for nbconvert's import).
+        """Start the process now if it is not running; it imports nbconvert and makes its exporter
+        at once (``mkdocs serve``: the first notebook an edit changes is then converted without
+        waiting for either).
 
         Raises:
             NotebookError: the process could not be started.
@@ -128,10 +134,12 @@ class Converter:
         with self._lock:
             self._running()
 
-    def submit(self, notebook: Path, out: Path) -> Future:
-        """Convert the notebook file ``notebook``; its page is written to ``out`` (JSON of a
-        ``NotebookHtml``). Returns at once with a future of that ``NotebookHtml``; conversions are
-        done one after another, in the order they were submitted.
+    def submit(self, notebook: Path, cache_dir: Path) -> Future:
+        """Convert the notebook file ``notebook``; its page is written to ``cache_dir`` (JSON of a
+        ``NotebookHtml``, named by ``page_name`` of the bytes the process read, so that a file
+        rewritten meanwhile is never kept under the name of its old bytes). Returns at once with a
+        future of that ``NotebookHtml``; conversions are done one after another, in the order they
+        were submitted.
 
         The future raises ``NotebookError`` if the notebook cannot be converted (the first line of
         nbconvert's error) or the process ended first (a new one is started for the next ``submit``).
@@ -140,13 +148,13 @@ class Converter:
         with self._lock:
             try:
                 proc = self._running()
-                proc.stdin.write(json.dumps({"notebook": str(notebook), "out": str(out)}) + "\n")
+                proc.stdin.write(json.dumps({"notebook": str(notebook), "cache": str(cache_dir)}) + "\n")
                 proc.stdin.flush()
             except (NotebookError, OSError) as error:
                 future.set_exception(error if isinstance(error, NotebookError) else
                                      NotebookError(f"the notebook converter ended: {error}"))
                 return future
-            self._pending.append((future, Path(out)))
+            self._pending.append(future)
         return future
 
     def _running(self) -> subprocess.Popen:
@@ -171,19 +179,19 @@ class Converter:
         """Settle each future submitted to ``proc`` as it answers; when it ends, fail the ones left."""
         for line in proc.stdout:
             with self._lock:
-                future, out = pending.popleft()
+                future = pending.popleft()
             reply = json.loads(line)
             if "error" in reply:
                 future.set_exception(NotebookError(reply["error"]))
             else:
-                made = _read(out)
+                made = _read(Path(reply["done"]))
                 future.set_result(made) if made is not None else future.set_exception(
-                    NotebookError(f"the notebook converter wrote no page to {out}"))
+                    NotebookError(f"the notebook converter wrote no page to {reply['done']}"))
         proc.wait()
         with self._lock:
             left = list(pending)
             pending.clear()
-        for future, _ in left:
+        for future in left:
             future.set_exception(NotebookError(f"the notebook converter ended (exit status {proc.returncode})"))
 
     def close(self) -> None:
@@ -216,6 +224,7 @@ class NotebookPages:
         self.converter = converter if converter is not None else Converter(Path.cwd())
         self.used: set[str] = set()  # file names in cache_dir this build used (pages and style sheets)
         self.converted = 0  # notebooks this build converted (not found in cache_dir)
+        self._sheets: dict[str, bool] = {}  # style sheet -> whether it is intact (_sheet_intact)
 
     def submit(self, notebook: Path) -> Future:
         """Begin to make the page of the notebook file ``notebook``: a future of its ``NotebookHtml``,
@@ -225,20 +234,32 @@ class NotebookPages:
         Raises:
             OSError: the notebook cannot be read.
         """
-        data = Path(notebook).read_bytes()
-        name = hashlib.sha256(FORMAT.encode() + b"\0" + data).hexdigest() + ".json"
+        name = page_name(Path(notebook).read_bytes())
         self.used.add(name)
         cached = _read(self.cache_dir / name)
-        if cached is not None and (not cached.stylesheet or (self.cache_dir / cached.stylesheet).is_file()):
+        if cached is not None and self._sheet_intact(cached.stylesheet):
             done: Future = Future()
             done.set_result(cached)
             made = done
         else:
             self.converted += 1
             self.cache_dir.mkdir(parents=True, exist_ok=True)
-            made = self.converter.submit(Path(notebook).resolve(), (self.cache_dir / name).resolve())
+            made = self.converter.submit(Path(notebook).resolve(), self.cache_dir.resolve())
         made.add_done_callback(lambda page: page.exception() or self.used.add(page.result().stylesheet))
         return made
+
+    def _sheet_intact(self, stylesheet: str) -> bool:
+        """Whether the style sheet ``stylesheet`` is in ``cache_dir`` with the bytes its name is the
+        digest of (looked at once per build); a page without one needs none."""
+        if not stylesheet:
+            return True
+        if stylesheet not in self._sheets:
+            try:
+                digest = hashlib.sha256((self.cache_dir / stylesheet).read_bytes()).hexdigest()
+            except OSError:
+                digest = ""
+            self._sheets[stylesheet] = stylesheet == f"jupyter-{digest[:16]}.css"
+        return self._sheets[stylesheet]
 
     def html(self, notebook: Path) -> NotebookHtml:
         """The page of the notebook file ``notebook`` (``submit``, waited for).
@@ -357,13 +378,22 @@ class _Exporter:
             filters={"highlight_code": nbconvert2.mk_custom_highlight_code(extra_css_classes="")},
             theme="", mathjax_url="")
 
-    def convert(self, notebook: Path) -> NotebookHtml:
+    def convert(self, notebook: Path, data: bytes) -> NotebookHtml:
+        """The page of the notebook file ``notebook`` whose bytes, read once, are ``data``: what
+        ``from_filename`` of nbconvert 7.17.2 does with the file, done with those bytes."""
+        import datetime
+        import io
+
         from mkdocs_jupyter import nbconvert2
+        from nbconvert.exporters.exporter import ResourcesDict
 
         nbconvert2.cell_id = 0  # nb2html numbers the copy buttons of each notebook from 0
         nbconvert2.kernel_lang = "python"
-        content, resources = self.exporter.from_filename(
-            str(notebook), resources={"mkdocs": {"test": "value", "include_requirejs": False}})
+        modified = datetime.datetime.fromtimestamp(os.path.getmtime(notebook), tz=datetime.UTC)
+        metadata, resources = ResourcesDict(), ResourcesDict()  # defaultdicts: no dict to start from
+        metadata.update(name=notebook.stem, path=str(notebook.parent), modified_date=modified.strftime("%B %-d, %Y"))
+        resources.update(mkdocs={"test": "value", "include_requirejs": False}, metadata=metadata)
+        content, resources = self.exporter.from_file(io.StringIO(data.decode("utf-8")), resources=resources)
         content += f'\n        <style>\n        {resources["inlining"]["css"]}\n        </style>\n        '
         toc_tokens, title = headings(content)
         return NotebookHtml(content, toc_tokens, title)
@@ -371,31 +401,39 @@ class _Exporter:
 
 def _write_page(made: NotebookHtml, out: Path) -> None:
     """Write ``made`` to ``out`` with its style sheet in a file of its own next to it
-    (``split_stylesheet``; named by its digest, so each notebook's pages share one)."""
+    (``split_stylesheet``; named by its digest, so each notebook's pages share one; written again
+    unless it holds exactly that)."""
     content, css = split_stylesheet(made.content)
     stylesheet = ""
     if css:
         stylesheet = f"jupyter-{hashlib.sha256(css.encode()).hexdigest()[:16]}.css"
-        if not (out.parent / stylesheet).is_file():
-            write_atomically(out.parent / stylesheet, css)
+        sheet = out.parent / stylesheet
+        if not sheet.is_file() or sheet.read_bytes() != css.encode():
+            write_atomically(sheet, css)
     write_atomically(out, json.dumps({**made.__dict__, "content": content, "stylesheet": stylesheet}))
 
 
 def main() -> None:
-    """The converting process: one JSON request a line on standard input (``notebook``, ``out``),
-    one JSON reply a line on standard output (``{"done": out}`` once the page is written to
-    ``out``, or ``{"error": reason}``), until its input ends. What nbconvert prints goes to
-    standard error."""
+    """The converting process: one JSON request a line on standard input (``notebook``, ``cache``),
+    one JSON reply a line on standard output (``{"done": path}`` once the page is written to that
+    file in the ``cache`` folder, named by ``page_name`` of the bytes read, or ``{"error": reason}``),
+    until its input ends. It imports nbconvert and makes its exporter as it starts (``keep_ready``
+    then has it ready). What nbconvert prints goes to standard error."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's to handle: this ends with its input
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     sys.stdout = sys.stderr  # nothing but replies on the replies' pipe
-    exporter = None
+    try:
+        exporter = _Exporter()
+    except Exception:  # noqa: BLE001 - each request says why, below
+        exporter = None
     for line in sys.stdin:
         request = json.loads(line)
         try:
             exporter = exporter or _Exporter()
-            _write_page(exporter.convert(Path(request["notebook"])), Path(request["out"]))
-            reply = {"done": request["out"]}
+            data = Path(request["notebook"]).read_bytes()
+            out = Path(request["cache"]) / page_name(data)
+            _write_page(exporter.convert(Path(request["notebook"]), data), out)
+            reply = {"done": str(out)}
         except Exception as error:  # noqa: BLE001 - reported to the build, which names the notebook
             reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
             reply = {"error": f"{Path(request['notebook']).name}: {type(error).__name__}: {reason}"}

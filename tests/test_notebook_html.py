@@ -63,7 +63,7 @@ def test_the_page_is_what_mkdocs_jupyter_makes(tmp_path):
     from docexec.notebook_html import _Exporter
 
     rich_notebook(tmp_path / "n.ipynb")
-    made = _Exporter().convert(tmp_path / "n.ipynb")
+    made = _Exporter().convert(tmp_path / "n.ipynb", (tmp_path / "n.ipynb").read_bytes())
     expected = nbconvert2.nb2html(str(tmp_path / "n.ipynb"), theme="", custom_mathjax_url="")
 
     def tree(html: str) -> str:
@@ -180,11 +180,11 @@ def test_a_converter_that_ends_fails_what_it_had_not_done_and_a_new_one_converts
     notebook(tmp_path / "n.ipynb", "First")
     converter = Converter(tmp_path)
     try:
-        left = converter.submit(tmp_path / "n.ipynb", tmp_path / "n.json")  # nbconvert is still being imported
+        left = converter.submit(tmp_path / "n.ipynb", tmp_path)  # nbconvert is still being imported
         converter._proc.kill()
         with pytest.raises(NotebookError, match="converter ended"):
             left.result(60)
-        again = converter.submit(tmp_path / "n.ipynb", tmp_path / "n.json")
+        again = converter.submit(tmp_path / "n.ipynb", tmp_path)
         assert "First" in again.result(60).content
     finally:
         converter.close()
@@ -200,3 +200,34 @@ def test_accessible_html_touches_only_images_without_alt_and_the_notebooks_cell_
         f'<img src="a.png" alt="{NO_ALT}"><img src="b.png" alt="b"><img src="c.png" alt="{NO_ALT}"/>'
         '<div class="x jp-Cell-inputWrapper" tabindex="0">in</div><div class="jp-Cell-inputWrapper-other">not</div>'
         '<div class="jp-OutputArea-output" tabindex="-1">kept</div><span class="jp-OutputArea-output">span</span>')
+
+
+def test_a_notebook_rewritten_before_its_conversion_is_kept_under_the_bytes_converted(tmp_path):
+    """The converting process names a page by the bytes it read, not by those the build read when
+    it asked: a file rewritten in between is never kept under the name of its old bytes."""
+    notebook(tmp_path / "n.ipynb", "First")
+    converter = Converter(tmp_path)
+    try:
+        asked = NotebookPages(tmp_path / "cache", converter).submit(tmp_path / "n.ipynb")  # still starting
+        notebook(tmp_path / "n.ipynb", "Second")
+        assert "Second" in asked.result(60).content
+        notebook(tmp_path / "n.ipynb", "First")
+        again = NotebookPages(tmp_path / "cache", converter)
+        assert "First" in again.html(tmp_path / "n.ipynb").content and again.converted == 1
+    finally:
+        converter.close()
+
+
+def test_a_damaged_style_sheet_in_the_cache_is_made_again(tmp_path):
+    import hashlib
+
+    notebook(tmp_path / "n.ipynb", "First")
+    converter = Converter(tmp_path)
+    try:
+        sheet = NotebookPages(tmp_path / "cache", converter).html(tmp_path / "n.ipynb").stylesheet
+        (tmp_path / "cache" / sheet).write_text("garbage", encoding="utf-8")
+        again = NotebookPages(tmp_path / "cache", converter)
+        assert again.html(tmp_path / "n.ipynb").stylesheet == sheet and again.converted == 1
+        assert sheet == f"jupyter-{hashlib.sha256((tmp_path / 'cache' / sheet).read_bytes()).hexdigest()[:16]}.css"
+    finally:
+        converter.close()
