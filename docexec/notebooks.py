@@ -301,8 +301,10 @@ def _answer_cell(fence: Fence, results: Results, drawings: Drawings, cells: _Cel
 
 
 #: How nbconvert (mkdocs-jupyter) shows an SVG output on a notebook's page: an image of the document.
-_SVG_IMAGE = re.compile(r'<img(?: alt="(?P<alt>[^"]*)")? src="data:image/svg\+xml;base64,(?P<data>[A-Za-z0-9+/=]+)"'
-                        r'[^>]*>')
+#: Its attributes come in the order the Markdown renderer wrote them (``src`` before ``alt``), or
+#: sorted where a BeautifulSoup pass wrote the page out again: both are read.
+_SVG_IMAGE = re.compile(r'<img\b(?=[^>]*\ssrc="data:image/svg\+xml;base64,(?P<data>[A-Za-z0-9+/=]+)")'
+                        r'(?=(?:[^>]*\salt="(?P<alt>[^"]*)")?)[^>]*>')
 
 
 def inline_figures(html: str) -> str:

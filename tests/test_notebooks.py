@@ -81,14 +81,16 @@ def test_notebook_title_says_notebook_and_links_back_to_its_chapter(results):
     assert f"(https://example.invalid/{CHAPTERS[0].stem}/)" in first
 
 
-def test_a_notebook_pages_svg_images_become_inline_labelled_figures():
+@pytest.mark.parametrize("alt_first", [False, True], ids=["as nbconvert writes it", "attributes sorted"])
+def test_a_notebook_pages_svg_images_become_inline_labelled_figures(alt_first):
     import base64
 
     from docexec.notebooks import inline_figures
 
     def image(svg: str, alt: str = "") -> str:
-        data = base64.b64encode(svg.encode()).decode()
-        return f'<img{f" alt={chr(34)}{alt}{chr(34)}" if alt else ""} src="data:image/svg+xml;base64,{data}">'
+        src = f'src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"'
+        attributes = [f'alt="{alt}"', src] if alt_first else [src, f'alt="{alt}"']
+        return f"<img {' '.join(attributes if alt else [src])} />"
 
     labelled = '<svg role="img" aria-label="Autograd graph: x" width="8pt"><g id="nb-graph0"></g></svg>'
     concept = '<svg width="8pt"><g id="nb-graph0"></g></svg>'

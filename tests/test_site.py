@@ -445,3 +445,15 @@ def test_notebook_pages_contents_link_to_their_headings_and_keep_their_code(site
     torch_func = (site / "notebooks/09-torch-func/index.html").read_text(encoding="utf-8")
     assert "<title>09 · Functional autograd with torch.func (notebook)" in torch_func
     assert "Back to the chapter: 09 · Functional autograd with <code>torch.func</code></a>" in torch_func
+
+
+def test_every_figure_on_every_page_has_a_text_alternative(site):
+    """A drawing without words is nothing to a screen reader: every inline figure, on the chapter
+    pages and on the notebook pages (where chapter 01's concept diagram takes the alt text of the
+    image nbconvert made of it), carries a non-empty ``aria-label``."""
+    pages = sorted(site.glob("*/index.html")) + sorted((site / "notebooks").glob("*/index.html"))
+    labels = {page: re.findall(r'<svg role="img" aria-label="([^"]*)"', page.read_text(encoding="utf-8"))
+              for page in pages}
+    assert len(labels[site / "notebooks/01-computational-graph/index.html"]) > 10
+    assert [(page.relative_to(site).as_posix(), n) for page, found in labels.items()
+            for n, label in enumerate(found) if not label.strip()] == []
