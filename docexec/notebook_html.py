@@ -31,6 +31,7 @@ these differences:
 from __future__ import annotations
 
 import collections
+import functools
 import hashlib
 import json
 import os
@@ -51,8 +52,9 @@ from .files import write_atomically
 #: Where the pages' HTML is kept between builds, relative to the repository root.
 NOTEBOOK_HTML_CACHE = ".cache/docexec/notebook-html"
 
-#: Part of every key: HTML made by another converter (or another mkdocs-jupyter) is not reused.
-FORMAT = "mkdocs-jupyter-0.26.3/nbconvert-7.17.2/4"
+#: The packages whose code makes a notebook's page (with this module's): HTML that another version
+#: of one of them made is not reused (``page_name``).
+CONVERTING_PACKAGES = ("mkdocs-jupyter", "nbconvert", "mistune", "pygments", "jupyterlab-pygments", "jinja2")
 
 #: Where a page's HTML links to its style sheet, until the page's address is known (the MkDocs hook
 #: puts in the sheet's address relative to the page).
@@ -96,7 +98,22 @@ def split_stylesheet(html: str) -> tuple[str, str]:
 
 def page_name(data: bytes) -> str:
     """The file name, in a cache folder, of the page of a notebook whose bytes are ``data``."""
-    return hashlib.sha256(FORMAT.encode() + b"\0" + data).hexdigest() + ".json"
+    return hashlib.sha256(_converting_code() + b"\0" + data).hexdigest() + ".json"
+
+
+@functools.cache
+def _converting_code() -> bytes:
+    """A digest of what converts a notebook besides its bytes: this module's code and the installed
+    versions of ``CONVERTING_PACKAGES`` (looked up once per process)."""
+    from importlib import metadata
+
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for name in CONVERTING_PACKAGES:
+        try:
+            digest.update(f"\0{name}={metadata.version(name)}".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"\0{name} absent".encode())
+    return digest.hexdigest().encode()
 
 
 def _read(path: Path) -> NotebookHtml | None:
@@ -171,32 +188,39 @@ class Converter:
             self._pending = collections.deque()  # what an ended process left is failed by its own reader
             self._finalizer.detach()
             self._finalizer = weakref.finalize(self, _stop, [self._proc])
-            threading.Thread(target=self._read_replies, args=(self._proc, self._pending), daemon=True,
+            # the thread holds no reference to this object, so that dropping it stops the process
+            threading.Thread(target=_read_replies, args=(self._proc, self._pending, self._lock), daemon=True,
                              name="docexec-notebooks").start()
         return self._proc
-
-    def _read_replies(self, proc: subprocess.Popen, pending: collections.deque) -> None:
-        """Settle each future submitted to ``proc`` as it answers; when it ends, fail the ones left."""
-        for line in proc.stdout:
-            with self._lock:
-                future = pending.popleft()
-            reply = json.loads(line)
-            if "error" in reply:
-                future.set_exception(NotebookError(reply["error"]))
-            else:
-                made = _read(Path(reply["done"]))
-                future.set_result(made) if made is not None else future.set_exception(
-                    NotebookError(f"the notebook converter wrote no page to {reply['done']}"))
-        proc.wait()
-        with self._lock:
-            left = list(pending)
-            pending.clear()
-        for future in left:
-            future.set_exception(NotebookError(f"the notebook converter ended (exit status {proc.returncode})"))
 
     def close(self) -> None:
         """Stop the process; conversions not done yet fail with ``NotebookError``."""
         self._finalizer()
+
+
+def _read_replies(proc: subprocess.Popen, pending: collections.deque, lock: threading.Lock) -> None:
+    """Settle each future submitted to ``proc`` as it answers; when it ends, fail the ones left."""
+    for line in proc.stdout:
+        with lock:
+            future = pending.popleft()
+        _settle(future, json.loads(line))  # its callbacks may submit again: not under the lock
+        del future  # kept while the next reply is awaited, it would keep its callbacks' objects alive
+    proc.wait()
+    with lock:
+        left = list(pending)
+        pending.clear()
+    for future in left:
+        future.set_exception(NotebookError(f"the notebook converter ended (exit status {proc.returncode})"))
+
+
+def _settle(future: Future, reply: dict) -> None:
+    """Give ``future`` the converter's ``reply``: the page it wrote, or its error."""
+    if "error" in reply:
+        future.set_exception(NotebookError(reply["error"]))
+        return
+    made = _read(Path(reply["done"]))
+    future.set_result(made) if made is not None else future.set_exception(
+        NotebookError(f"the notebook converter wrote no page to {reply['done']}"))
 
 
 def _stop(procs: list[subprocess.Popen | None]) -> None:
@@ -364,11 +388,16 @@ class _Exporter:
     exporter made for every notebook (in the converting process)."""
 
     def __init__(self):
+        import importlib
+
         from mkdocs_jupyter import nbconvert2
         from mkdocs_jupyter.config import settings
         from mkdocs_jupyter.preprocessors import SubCell
         from nbconvert.exporters.templateexporter import default_filters
 
+        # Imported for what importing it does, as mkdocs-jupyter's plugin imports it: nbconvert then
+        # gives headings lowercase ids (``core-concepts``), the ids the chapters' own links use.
+        importlib.import_module("mkdocs_jupyter.convert")
         default_filters["clean_html"] = lambda element: (
             element.decode() if isinstance(element, bytes) else str(element))  # as nb2html sets it
         app = nbconvert2.get_nbconvert_app()
@@ -437,8 +466,11 @@ def main() -> None:
         except Exception as error:  # noqa: BLE001 - reported to the build, which names the notebook
             reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
             reply = {"error": f"{Path(request['notebook']).name}: {type(error).__name__}: {reason}"}
-        replies.write(json.dumps(reply) + "\n")
-        replies.flush()
+        try:
+            replies.write(json.dumps(reply) + "\n")
+            replies.flush()
+        except BrokenPipeError:  # the build is gone (ended by a signal): so is whom to tell
+            os._exit(0)
 
 
 if __name__ == "__main__":

@@ -97,7 +97,8 @@ def on_config(config):
 @contextmanager
 def _aborting():
     """Turn the machinery's own failures (the worker died; Graphviz missing or refusing a graph; an
-    include of a snippet without a result) into MkDocs' ``Abort``: one line, no traceback."""
+    include of a snippet without a result; a file it cannot read or write) into MkDocs' ``Abort``:
+    one line, no traceback."""
     try:
         yield
     except ExecutionError as error:
@@ -106,6 +107,10 @@ def _aborting():
         raise Abort(str(error)) from None
     except NotebookError as error:
         raise Abort(f"a chapter notebook could not be shown: {error}") from None
+    except OSError as error:  # a file of the cache or of the site cannot be read or written (a full disk)
+        named = error.filename2 or error.filename  # a rename's target, not the file renamed to it
+        where = f"{named}: " if named else ""
+        raise Abort(f"{where}{error.strerror or error}") from None
 
 
 def on_pre_build(config):

@@ -93,6 +93,8 @@ def test_the_contents_and_title_keep_a_headings_code_and_link_to_its_id(tmp_path
     ids = [unescape(found) for found in re.findall(r'<h[1-6] id="([^"]*)"', page.content)]
     linked = [title["id"]] + [t["id"] for t in title["children"]] + [deeper["id"]]
     assert linked == ids and "grad" in linked[2]
+    # lowercase, as mkdocs-jupyter's plugin has nbconvert make them: the chapters link to these
+    assert ids == ["a-title-more", "a-section", "the-grad-function", "deeper"]
 
 
 def test_a_notebook_is_converted_again_only_when_its_bytes_change(tmp_path):
@@ -231,3 +233,45 @@ def test_a_damaged_style_sheet_in_the_cache_is_made_again(tmp_path):
         assert sheet == f"jupyter-{hashlib.sha256((tmp_path / 'cache' / sheet).read_bytes()).hexdigest()[:16]}.css"
     finally:
         converter.close()
+
+
+def test_a_dropped_converter_stops_its_process(tmp_path):
+    import gc
+
+    notebook(tmp_path / "n.ipynb", "First")
+    pages = NotebookPages(tmp_path / "cache")  # with a converter of its own
+    pages.html(tmp_path / "n.ipynb")
+    proc = pages.converter._proc
+    assert proc.poll() is None
+    del pages
+    gc.collect()
+    assert proc.wait(10) == 0
+
+
+def test_a_converter_whose_build_is_gone_ends_without_a_traceback(tmp_path):
+    """The build ended by a signal while a notebook was converted: the reply has nowhere to go."""
+    notebook(tmp_path / "n.ipynb", "First")
+    proc = subprocess.Popen([sys.executable, "-m", "docexec.notebook_html"], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()  # as the build's end of the pipe closes when it is killed
+    _, err = proc.communicate(json.dumps({"notebook": str(tmp_path / "n.ipynb"), "cache": str(tmp_path)}) + "\n",
+                              timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert list(tmp_path.glob("*.json"))  # the page was written before the reply failed
+
+
+def test_a_page_is_converted_again_when_a_package_that_makes_it_changes(monkeypatch):
+    from importlib import metadata
+
+    from docexec import notebook_html
+
+    before = notebook_html.page_name(b"{}")
+    installed = metadata.version
+    monkeypatch.setattr(metadata, "version", lambda name: "0.0" if name == "pygments" else installed(name))
+    notebook_html._converting_code.cache_clear()
+    try:
+        assert notebook_html.page_name(b"{}") != before
+    finally:
+        notebook_html._converting_code.cache_clear()
+    monkeypatch.undo()
+    assert notebook_html.page_name(b"{}") == before

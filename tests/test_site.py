@@ -122,6 +122,16 @@ def test_a_snippet_that_raises_fails_the_build_with_file_line_and_exception(site
             in proc.stderr)
 
 
+def test_a_cache_file_that_cannot_be_written_fails_the_build_with_one_line_naming_it(site_copy, tmp_path):
+    """A full disk, a folder where a file should be: one line naming the file, no traceback."""
+    blocked = site_copy / ".cache/docexec/notebooks/notebooks/01-computational-graph.ipynb"
+    blocked.mkdir(parents=True)  # a folder where the chapter's notebook is written
+    proc = mkdocs_build(site_copy, tmp_path / "out")
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    lines = [line for line in proc.stderr.splitlines() if "Is a directory" in line]
+    assert lines and all(f"{blocked}: Is a directory" in line for line in lines), lines
+
+
 def test_a_missing_snippet_fails_the_build(site_copy, tmp_path):
     _replace(site_copy / "docs/01-computational-graph.md", '"computational-graph/opt_in.py"',
              '"computational-graph/no_such_file.py"')
@@ -432,9 +442,10 @@ def test_captions_say_what_each_figure_shows(site):
     assert any("order the Nodes ran in" in c for c in captions) and any("why it was cut off" in c for c in captions)
 
 
-def test_notebook_pages_contents_link_to_their_headings_and_keep_their_code(site):
-    """Every entry of a notebook page's table of contents points to a heading on the page (headings
-    with inline code included: ch09's "Did `grad` leave a graph?"), and the title keeps its code."""
+def test_notebook_pages_links_lead_to_their_headings_and_the_title_keeps_its_code(site):
+    """Every entry of a notebook page's table of contents, and every link of its text to a section,
+    points to a heading on the page (headings with inline code included: ch09's "Did `grad` leave a
+    graph?"), and the title keeps its code."""
     pages = sorted((site / "notebooks").glob("*/index.html"))
     assert len(pages) == len(chapter_pages())
     for page in pages:
@@ -442,6 +453,9 @@ def test_notebook_pages_contents_link_to_their_headings_and_keep_their_code(site
         ids = set(re.findall(r'<h[1-6] id="([^"]*)"', html))
         toc = re.findall(r'<a href="#([^"]*)" class="md-nav__link">', html)
         assert toc and set(toc) <= ids, f"{page}: {sorted(set(toc) - ids)}"
+        # the chapter's own links to its sections, copied into the notebook, lead somewhere too
+        links = set(re.findall(r'<a href="#([^"]+)">', html))  # the text's (the contents' have a class)
+        assert len(links) > 3 and links <= ids, f"{page}: {sorted(links - ids)}"
     torch_func = (site / "notebooks/09-torch-func/index.html").read_text(encoding="utf-8")
     assert "<title>09 · Functional autograd with torch.func (notebook)" in torch_func
     assert "Back to the chapter: 09 · Functional autograd with <code>torch.func</code></a>" in torch_func
