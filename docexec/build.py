@@ -364,6 +364,12 @@ def end(build: Build) -> None:
             del _BUILDS[(build.root, build.runner.folder)]
 
 
+def under_way() -> list[Build]:
+    """Every build begun in this process and not ended."""
+    with _REGISTRY:
+        return list(_BUILDS.values())
+
+
 def runners() -> list[Runner]:
     """Every runner made in this process."""
     return list(_RUNNERS.values())

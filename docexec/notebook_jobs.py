@@ -22,7 +22,7 @@ from pathlib import Path
 from .figures import Drawings
 from .files import write_atomically
 from .includes import Page
-from .notebook_html import NotebookHtml, NotebookPages
+from .notebook_html import NotebookError, NotebookHtml, NotebookPages
 from .notebooks import chapter_notebook, dumps, notebook_key
 from .runner import Runner
 
@@ -55,6 +55,8 @@ class NotebookJobs:
         self.site_url = site_url
         self.jobs: dict[str, NotebookJob] = {}
         self._thread: threading.Thread | None = None
+        self._cancelled = threading.Event()
+        self._writing = threading.Lock()  # held while a notebook is written (see ``cancel``)
 
     def start(self, notebooks: dict[str, tuple[Page, Path]]) -> None:
         """Begin to make ``notebooks`` (a name -> the chapter's page record and the notebook's file),
@@ -84,7 +86,10 @@ class NotebookJobs:
             job = ready.get()
             try:
                 results = self.runner.wait(job.page.snippets)
-                self._write(job, results)
+                with self._writing:
+                    if self._cancelled.is_set():
+                        raise NotebookError("the build stopped before this notebook was written")
+                    self._write(job, results)
                 job.written.set_result(None)
                 converted = self.pages.submit(job.target)
             except BaseException as error:  # noqa: BLE001 - handed to whoever waits for this notebook
@@ -121,6 +126,14 @@ class NotebookJobs:
             as ``written``, and ``NotebookError``: it could not be converted.
         """
         return self.jobs[name].html.result()
+
+    def cancel(self) -> None:
+        """Write no more notebooks (the build failed); returns once none is being written, so that
+        the next build (``mkdocs serve``) never writes one at the same time as this one's thread:
+        the later write could otherwise leave a notebook from old results under the new key."""
+        self._cancelled.set()
+        with self._writing:
+            pass
 
     def join(self) -> None:
         """Wait until the thread has handed every notebook on (or failed it)."""

@@ -339,9 +339,13 @@ def _keep_copy(source: Path, target: Path) -> None:
 
 
 def on_build_error(error):
-    """A build that stopped early (a bad include, an exception) stops the snippets it started."""
+    """A build that stopped early (a bad include, an exception, a claim that does not hold) stops
+    the snippets it started and writes no more notebooks."""
     for runner in builds.runners():
         runner.cancel()
+    for build in builds.under_way():
+        if build.notebook_jobs is not None:
+            build.notebook_jobs.cancel()
 
 
 def on_shutdown():

@@ -7,7 +7,7 @@ import pytest
 
 from docexec.build import Build
 from docexec.execute import ExecutionError
-from docexec.notebook_html import Converter, NotebookPages
+from docexec.notebook_html import Converter, NotebookError, NotebookPages
 from docexec.notebook_jobs import NotebookJobs
 from docexec.runner import Runner
 
@@ -83,6 +83,27 @@ def test_a_chapter_whose_snippets_are_in_is_made_before_an_earlier_chapter_still
         assert not jobs.jobs["notebooks/slow.ipynb"].written.done()
         gate.write_text("open")
         assert "slow" in jobs.html("notebooks/slow.ipynb").content
+    finally:
+        gate.write_text("open")
+        build.runner.close()
+        converter.close()
+
+
+def test_a_cancelled_build_writes_no_more_notebooks(tmp_path):
+    """A build that failed under ``mkdocs serve`` must not write a notebook while the next build
+    writes the same one."""
+    gate = tmp_path / "gate"
+    write_snippets(tmp_path, {"snippets/c/a.py": (
+        f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n    time.sleep(0.05)\nprint(1)  # 1\n")})
+    converter = Converter(tmp_path)
+    jobs, build = jobs_of(tmp_path, converter)
+    try:
+        jobs.cancel()  # the build failed while its snippet still ran
+        gate.write_text("open")  # its result comes in after all
+        with pytest.raises(NotebookError, match="stopped before this notebook was written"):
+            jobs.written("notebooks/a.ipynb")
+        jobs.join()
+        assert not (tmp_path / "out/notebooks/a.ipynb").exists() and converter._proc is None
     finally:
         gate.write_text("open")
         build.runner.close()
