@@ -332,7 +332,30 @@ def accessible_html(html: str) -> str:
 
 
 _HEADING = re.compile(r'<h([1-6]) id="([^"]*)">(.*?)</h\1>', re.S)
+_ANY_HEADING = re.compile(r"<h([1-6])((?:\s[^>]*)?)>(.*?)</h\1>", re.S)
 _ANCHOR_LINK = re.compile(r'<a class="anchor-link"[^>]*>.*?</a>', re.S)
+
+
+def chapter_ids(html: str) -> str:
+    """``html`` with each heading's ``id`` made as Python-Markdown's ``toc`` extension makes the
+    chapter page's (``slugify`` of the heading's text, then ``unique``: ``_1``, ``_2``... for a
+    repeated or empty one; https://python-markdown.github.io/extensions/toc/), and its anchor link
+    pointing there: the notebook's links to sections, copied from the chapter, then lead to the
+    same headings. nbconvert, even as mkdocs-jupyter patches it, gives a repeated heading the same
+    id, a heading of symbols or Greek letters an empty one, and a heading with a ``<br>`` none."""
+    from markdown.extensions.toc import slugify, unique
+
+    used: set[str] = set()
+
+    def renamed(match: re.Match) -> str:
+        level, attributes, inner = match.groups()
+        text = unescape(re.sub(r"<[^>]+>", "", _ANCHOR_LINK.sub("", inner)))
+        new = unique(slugify(text, "-"), used)
+        attributes = re.sub(r'\s+id="[^"]*"', "", attributes)
+        inner = re.sub(r'(<a class="anchor-link" href=")[^"]*(")', lambda a: f"{a.group(1)}#{new}{a.group(2)}", inner)
+        return f'<h{level} id="{new}"{attributes}>{inner}</h{level}>'
+
+    return _ANY_HEADING.sub(renamed, html)
 
 
 def headings(html: str, depth: int = 6) -> tuple[list[dict], str | None]:
@@ -424,6 +447,7 @@ class _Exporter:
         resources.update(mkdocs={"test": "value", "include_requirejs": False}, metadata=metadata)
         content, resources = self.exporter.from_file(io.StringIO(data.decode("utf-8")), resources=resources)
         content += f'\n        <style>\n        {resources["inlining"]["css"]}\n        </style>\n        '
+        content = chapter_ids(content)
         toc_tokens, title = headings(content)
         return NotebookHtml(content, toc_tokens, title)
 

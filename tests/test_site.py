@@ -450,7 +450,9 @@ def test_notebook_pages_links_lead_to_their_headings_and_the_title_keeps_its_cod
     assert len(pages) == len(chapter_pages())
     for page in pages:
         html = page.read_text(encoding="utf-8")
-        ids = set(re.findall(r'<h[1-6] id="([^"]*)"', html))
+        found = re.findall(r'<h[1-6] id="([^"]*)"', html)
+        ids = set(found)
+        assert len(ids) == len(found) and "" not in ids, f"{page}: repeated or empty ids"
         toc = re.findall(r'<a href="#([^"]*)" class="md-nav__link">', html)
         assert toc and set(toc) <= ids, f"{page}: {sorted(set(toc) - ids)}"
         # the chapter's own links to its sections, copied into the notebook, lead somewhere too
