@@ -18,16 +18,22 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
     is left as it was.
 
     Raises:
-        OSError: the folder cannot be made or written to.
+        OSError: the folder cannot be made or written to (a full disk, no permission, a folder in
+            the way); its ``filename`` is ``path``, whichever step failed (not the temporary file).
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as error:
+        raise OSError(error.errno, error.strerror or str(error), str(target)) from error
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(temp, target)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+        if isinstance(error, OSError):
+            raise OSError(error.errno, error.strerror or str(error), str(target)) from error
         raise

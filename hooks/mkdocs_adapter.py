@@ -108,9 +108,8 @@ def _aborting():
     except NotebookError as error:
         raise Abort(f"a chapter notebook could not be shown: {error}") from None
     except OSError as error:  # a file of the cache or of the site cannot be read or written (a full disk)
-        named = error.filename2 or error.filename  # a rename's target, not the file renamed to it
-        where = f"{named}: " if named else ""
-        raise Abort(f"{where}{error.strerror or error}") from None
+        where = f"{error.filename}" if error.filename else "a file the build writes or reads"
+        raise Abort(f"{where}: {error.strerror or error}") from None
 
 
 def on_pre_build(config):

@@ -288,3 +288,17 @@ def test_a_full_run_of_another_folder_drops_none_of_this_folders_entries(repo):
     after = {p.name for p in runs.glob("*.json")}
     assert before < after and len(after) == len(before) + 1
     assert rerun(repo).executed == []
+
+
+def test_a_write_that_fails_names_the_file_and_leaves_it_and_no_temporary_file(tmp_path):
+    """A full disk (here: a file-size limit) fails the write of the temporary file; the error
+    names the file being replaced, which keeps its old bytes."""
+    target = tmp_path / "page.json"
+    target.write_text("old", encoding="utf-8")
+    script = ("import resource, signal, sys\nfrom docexec.files import write_atomically\n"
+              "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\nresource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))\n"
+              "try:\n    write_atomically(sys.argv[1], 'x' * 1000)\n"
+              "except OSError as error:\n    print(error.filename, error.strerror)\n")
+    proc = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.stdout.strip() == f"{target} File too large", proc.stderr
+    assert target.read_text(encoding="utf-8") == "old" and [p.name for p in tmp_path.iterdir()] == ["page.json"]
