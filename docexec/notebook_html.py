@@ -342,13 +342,20 @@ def chapter_ids(html: str) -> str:
     repeated or empty one; https://python-markdown.github.io/extensions/toc/), and its anchor link
     pointing there: the notebook's links to sections, copied from the chapter, then lead to the
     same headings. nbconvert, even as mkdocs-jupyter patches it, gives a repeated heading the same
-    id, a heading of symbols or Greek letters an empty one, and a heading with a ``<br>`` none."""
+    id and a heading of symbols or Greek letters an empty one.
+
+    Only the headings of the notebook's Markdown are renamed: those that have nbconvert's anchor
+    link. A heading written as raw HTML (its own ``id`` kept; toc leaves it alone too), one in an
+    HTML comment or in a cell's output is left as it is, and so is one nbconvert gave no anchor link
+    (a heading holding a ``<br>``: its text cannot be told from raw HTML)."""
     from markdown.extensions.toc import slugify, unique
 
     used: set[str] = set()
 
     def renamed(match: re.Match) -> str:
         level, attributes, inner = match.groups()
+        if not _ANCHOR_LINK.search(inner):
+            return match.group(0)
         text = unescape(re.sub(r"<[^>]+>", "", _ANCHOR_LINK.sub("", inner)))
         new = unique(slugify(text, "-"), used)
         attributes = re.sub(r'\s+id="[^"]*"', "", attributes)
@@ -360,7 +367,8 @@ def chapter_ids(html: str) -> str:
 
 def headings(html: str, depth: int = 6) -> tuple[list[dict], str | None]:
     """The table of contents of a notebook page and its title, from the headings (``<h1>`` to
-    ``<h{depth}>``, with the ``id`` nbconvert gives each) of its HTML: tokens as Python-Markdown's
+    ``<h{depth}>``, with the ``id`` and the anchor link nbconvert gives each heading of the
+    notebook's Markdown; a raw HTML heading has no anchor link) of its HTML: tokens as Python-Markdown's
     ``toc`` extension makes them (``level``, ``id``, ``name``: the text, escaped; ``html``: the
     heading's HTML without its anchor link; ``data-toc-label``; ``children``), nested by level,
     and the name of the first level-1 heading (None without one)."""
@@ -369,7 +377,7 @@ def headings(html: str, depth: int = 6) -> tuple[list[dict], str | None]:
     title = None
     for match in _HEADING.finditer(html):
         level = int(match.group(1))
-        if level > depth:
+        if level > depth or not _ANCHOR_LINK.search(match.group(3)):  # raw HTML: toc leaves it out too
             continue
         inner = _ANCHOR_LINK.sub("", match.group(3)).strip()
         name = escape(unescape(re.sub(r"<[^>]+>", "", inner)), quote=False).strip()

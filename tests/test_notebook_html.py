@@ -278,25 +278,33 @@ def test_a_page_is_converted_again_when_a_package_that_makes_it_changes(monkeypa
 
 
 def test_headings_get_the_ids_the_chapter_page_gives_them(tmp_path):
-    """Repeated headings, headings of symbols or Greek letters and a heading with a line break get
-    the ids Python-Markdown's toc gives the same Markdown (nbconvert's: the same id twice, an empty
-    one, none), and the contents link to them."""
+    """Repeated headings and headings of symbols or Greek letters get the ids Python-Markdown's toc
+    gives the same Markdown (nbconvert's: the same id twice, an empty one), and the contents link to
+    them; a heading written as raw HTML, in a comment or in a cell's output is left as it is."""
     import markdown
 
-    text = "# A title\n\n## Why\n\n## Why\n\n### `@`\n\n### Ελληνικά\n\n### Line<br>break\n\n## The `grad` function"
+    text = ('# A title\n\n<h4 id="core">Why</h4>\n\n<!-- <h2>Why</h2> -->\n\n## Why\n\n## Why\n\n### `@`\n\n'
+            "### Ελληνικά\n\n## The `grad` function")
     chapter = markdown.markdown(text, extensions=["toc"])
     expected = re.findall(r'<h[1-6] id="([^"]*)"', chapter)
     path = tmp_path / "n.ipynb"
     path.write_text(json.dumps({
         "cells": [{"cell_type": "markdown", "id": "a", "metadata": {}, "source": text}],
         "metadata": {"language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+    output = {"output_type": "display_data", "metadata": {}, "data": {"text/html": "<h2>Why</h2>"}}
+    path.write_text(json.dumps({
+        "cells": [{"cell_type": "markdown", "id": "a", "metadata": {}, "source": text},
+                  {"cell_type": "code", "id": "b", "metadata": {}, "execution_count": 1, "source": "",
+                   "outputs": [output]}],
+        "metadata": {"language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
     page = NotebookPages(tmp_path / "cache").html(path)
     ids = re.findall(r'<h[1-6] id="([^"]*)"', page.content)
-    assert ids == expected == ["a-title", "why", "why_1", "_1", "_2", "linebreak", "the-grad-function"]
+    assert ids == expected == ["a-title", "core", "why", "why_1", "_1", "_2", "the-grad-function"]
+    assert "<!-- <h2>Why</h2> -->" in page.content and "<h2>Why</h2>\n</div>" in page.content  # left alone
     anchors = re.findall(r'<a class="anchor-link" href="#([^"]*)"', page.content)
-    assert anchors == [i for i in ids if i != "linebreak"]  # nbconvert gives that one no anchor link
+    assert anchors == [i for i in ids if i != "core"]
 
     def linked(tokens):
         return [i for t in tokens for i in [t["id"], *linked(t["children"])]]
 
-    assert linked(page.toc_tokens) == ids
+    assert linked(page.toc_tokens) == [i for i in ids if i != "core"]  # as toc leaves raw HTML out
