@@ -18,15 +18,16 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
     is left as it was.
 
     Raises:
-        OSError: the folder cannot be made or written to (a full disk, no permission, a folder in
-            the way); its ``filename`` is ``path``, whichever step failed (not the temporary file).
+        OSError: the folder cannot be made (its ``filename`` is the folder) or written to (a full
+            disk, no permission, a folder where the file should be: its ``filename`` is ``path``,
+            whichever step failed, never the temporary file).
     """
     target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)  # its error names the folder in the way
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as error:
-        raise OSError(error.errno, error.strerror or str(error), str(target)) from error
+        raise _naming(error, target) from error
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data.encode("utf-8") if isinstance(data, str) else data)
@@ -35,5 +36,13 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         if isinstance(error, OSError):
-            raise OSError(error.errno, error.strerror or str(error), str(target)) from error
+            raise _naming(error, target) from error
         raise
+
+
+def _naming(error: OSError, target: Path) -> OSError:
+    """``error`` as the same kind of error (``OSError(errno, ...)`` makes ``IsADirectoryError`` and
+    the rest) with ``target`` as its file; one without an errno is kept as it is."""
+    if error.errno is None:
+        return error
+    return OSError(error.errno, error.strerror or str(error), str(target))

@@ -85,10 +85,10 @@ class NotebookJobs:
         for _ in range(len(self.jobs)):
             job = ready.get()
             try:
+                self._stop_if_cancelled()  # the runner may serve the next build by now: not waited on
                 results = self.runner.wait(job.page.snippets)
                 with self._writing:
-                    if self._cancelled.is_set():
-                        raise NotebookError("the build stopped before this notebook was written")
+                    self._stop_if_cancelled()
                     self._write(job, results)
                 job.written.set_result(None)
                 converted = self.pages.submit(job.target)
@@ -98,6 +98,10 @@ class NotebookJobs:
                         future.set_exception(error)
                 continue
             converted.add_done_callback(lambda done, job=job: _settle(job.html, done))
+
+    def _stop_if_cancelled(self) -> None:
+        if self._cancelled.is_set():
+            raise NotebookError("the build stopped before this notebook was written")
 
     def _write(self, job: NotebookJob, results) -> None:
         """Write the notebook of ``job`` unless the one on disk was made from the same inputs."""

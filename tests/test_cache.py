@@ -302,3 +302,12 @@ def test_a_write_that_fails_names_the_file_and_leaves_it_and_no_temporary_file(t
     proc = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, cwd=ROOT)
     assert proc.stdout.strip() == f"{target} File too large", proc.stderr
     assert target.read_text(encoding="utf-8") == "old" and [p.name for p in tmp_path.iterdir()] == ["page.json"]
+
+
+def test_a_file_where_the_folder_should_be_is_the_file_named(tmp_path):
+    from docexec.files import write_atomically
+
+    (tmp_path / "notebooks").write_text("in the way", encoding="utf-8")
+    with pytest.raises(FileExistsError) as caught:
+        write_atomically(tmp_path / "notebooks/a.ipynb", "{}")
+    assert caught.value.filename == str(tmp_path / "notebooks")
