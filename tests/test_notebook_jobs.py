@@ -26,6 +26,14 @@ def jobs_of(root, converter: Converter) -> tuple[NotebookJobs, Build]:
     return jobs, build
 
 
+def gated_snippet(root):
+    """Write ``snippets/c/a.py``, which prints once the file it waits for exists; returns that file."""
+    gate = root / "gate"
+    write_snippets(root, {"snippets/c/a.py": (
+        f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n    time.sleep(0.05)\nprint(1)  # 1\n")})
+    return gate
+
+
 def test_a_notebook_is_written_converted_and_then_reused_as_it_is(tmp_path):
     write_snippets(tmp_path, {"snippets/c/a.py": 'print("hello")  # hello\n'})
     converter = Converter(tmp_path)
@@ -46,9 +54,7 @@ def test_a_notebook_is_written_converted_and_then_reused_as_it_is(tmp_path):
 
 
 def test_a_run_that_fails_fails_its_notebook_for_whoever_waits(tmp_path):
-    gate = tmp_path / "gate"
-    write_snippets(tmp_path, {"snippets/c/a.py": (
-        f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n    time.sleep(0.05)\nprint(1)  # 1\n")})
+    gated_snippet(tmp_path)  # never opened: the run is cancelled
     converter = Converter(tmp_path)
     jobs, build = jobs_of(tmp_path, converter)
     try:
@@ -92,9 +98,7 @@ def test_a_chapter_whose_snippets_are_in_is_made_before_an_earlier_chapter_still
 def test_a_cancelled_build_writes_no_more_notebooks(tmp_path):
     """A build that failed under ``mkdocs serve`` must not write a notebook while the next build
     writes the same one."""
-    gate = tmp_path / "gate"
-    write_snippets(tmp_path, {"snippets/c/a.py": (
-        f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n    time.sleep(0.05)\nprint(1)  # 1\n")})
+    gate = gated_snippet(tmp_path)
     converter = Converter(tmp_path)
     jobs, build = jobs_of(tmp_path, converter)
     try:
