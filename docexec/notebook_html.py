@@ -22,7 +22,7 @@ these differences:
 * the table of contents and the title come from the headings of the page's HTML (``headings``):
   the plugin makes them from a Markdown copy of the notebook without its inline code, so that a
   heading with code lost that code in the contents and the title, and its link missed the
-  heading's id;
+  heading's id; the headings' ids are the ones the chapter page gives them (``chapter_ids``);
 * the style sheets nbconvert's template puts in every page (JupyterLab's theme and the code
   highlighting, about 590 kB, the same on every notebook page) are one file, ``stylesheet``, that
   each page links to in their place (``split_stylesheet``): a reader's browser loads them once.
@@ -336,13 +336,19 @@ _ANY_HEADING = re.compile(r"<h([1-6])((?:\s[^>]*)?)>(.*?)</h\1>", re.S)
 _ANCHOR_LINK = re.compile(r'<a class="anchor-link"[^>]*>.*?</a>', re.S)
 
 
+def _heading_text(inner: str) -> str:
+    """The text of a heading whose HTML inside ``<hN>`` is ``inner``: without tags or anchor link."""
+    return unescape(re.sub(r"<[^>]+>", "", _ANCHOR_LINK.sub("", inner)))
+
+
 def chapter_ids(html: str) -> str:
     """``html`` with each heading's ``id`` made as Python-Markdown's ``toc`` extension makes the
     chapter page's (``slugify`` of the heading's text, then ``unique``: ``_1``, ``_2``... for a
     repeated or empty one; https://python-markdown.github.io/extensions/toc/), and its anchor link
     pointing there: the notebook's links to sections, copied from the chapter, then lead to the
-    same headings. nbconvert, even as mkdocs-jupyter patches it, gives a repeated heading the same
-    id and a heading of symbols or Greek letters an empty one.
+    same headings. nbconvert gives ids of its own (``Core-Concepts``; mkdocs-jupyter's plugin
+    patches it to make them lowercase), the same one to a repeated heading and an empty one to a
+    heading of symbols or Greek letters.
 
     Only the headings of the notebook's Markdown are renamed: those that have nbconvert's anchor
     link. A heading written as raw HTML (its own ``id`` kept; toc leaves it alone too), one in an
@@ -356,8 +362,7 @@ def chapter_ids(html: str) -> str:
         level, attributes, inner = match.groups()
         if not _ANCHOR_LINK.search(inner):
             return match.group(0)
-        text = unescape(re.sub(r"<[^>]+>", "", _ANCHOR_LINK.sub("", inner)))
-        new = unique(slugify(text, "-"), used)
+        new = unique(slugify(_heading_text(inner), "-"), used)
         attributes = re.sub(r'\s+id="[^"]*"', "", attributes)
         inner = re.sub(r'(<a class="anchor-link" href=")[^"]*(")', lambda a: f"{a.group(1)}#{new}{a.group(2)}", inner)
         return f'<h{level} id="{new}"{attributes}>{inner}</h{level}>'
@@ -380,7 +385,7 @@ def headings(html: str, depth: int = 6) -> tuple[list[dict], str | None]:
         if level > depth or not _ANCHOR_LINK.search(match.group(3)):  # raw HTML: toc leaves it out too
             continue
         inner = _ANCHOR_LINK.sub("", match.group(3)).strip()
-        name = escape(unescape(re.sub(r"<[^>]+>", "", inner)), quote=False).strip()
+        name = escape(_heading_text(inner), quote=False).strip()
         token = {"level": level, "id": unescape(match.group(2)), "name": name, "html": inner,
                  "data-toc-label": "", "children": []}
         title = name if title is None and level == 1 else title
@@ -419,16 +424,11 @@ class _Exporter:
     exporter made for every notebook (in the converting process)."""
 
     def __init__(self):
-        import importlib
-
         from mkdocs_jupyter import nbconvert2
         from mkdocs_jupyter.config import settings
         from mkdocs_jupyter.preprocessors import SubCell
         from nbconvert.exporters.templateexporter import default_filters
 
-        # Imported for what importing it does, as mkdocs-jupyter's plugin imports it: nbconvert then
-        # gives headings lowercase ids (``core-concepts``), the ids the chapters' own links use.
-        importlib.import_module("mkdocs_jupyter.convert")
         default_filters["clean_html"] = lambda element: (
             element.decode() if isinstance(element, bytes) else str(element))  # as nb2html sets it
         app = nbconvert2.get_nbconvert_app()

@@ -58,7 +58,7 @@ def test_the_page_is_what_mkdocs_jupyter_makes(tmp_path):
     """nbconvert ends by reading the page with BeautifulSoup and writing it out again; this project
     makes the same changes on the text (accessible_html): BeautifulSoup reads both as one tree."""
     from bs4 import BeautifulSoup
-    from mkdocs_jupyter import nbconvert2
+    from mkdocs_jupyter import convert as nbconvert2  # what the plugin calls, its heading ids made lowercase
 
     from docexec.notebook_html import _Exporter
 
