@@ -339,13 +339,13 @@ def key_dot() -> str:
         ("k_acc", "accumulate", "AccumulateGrad\\nstep ③", ""),
         ("k_node", "backward", "MulBackward0\\nstep ②\\nsaved self = x", ""),
         ("k_hooked", "backward", "a Node or tensor\\nwith a hook", "peripheries=2"),
-        ("k_stale", "backward", "a Node whose saved\\ntensor changed since", 'color="#dc2626" penwidth=2'),
+        ("k_stale", "backward stale", "a Node whose saved\\ntensor changed since", 'color="#dc2626" penwidth=2'),
     ]
     out = ["digraph key {", '  rankdir=TB bgcolor="transparent" nodesep=0.2 ranksep=0.3',
            '  node [fontname="Helvetica,Arial,sans-serif" fontsize=11 color="#475569" penwidth=1]',
            '  edge [color="#475569" fontname="Helvetica,Arial,sans-serif" fontsize=10]']
     for name, kind, label, extra in boxes:
-        out.append(f'  {name} [label="{label}" class="{kind}" {style[kind]}{" " + extra if extra else ""}]')
+        out.append(f'  {name} [label="{label}" class="{kind}" {style[kind.split()[0]]}{" " + extra if extra else ""}]')
     out += ['  k_acc -> k_node [class="flow gradient" label=" [3, 4]: gradient sent back" fontcolor="#b45309"]',
             f'  k_leaf -> k_acc [class="join" {style["join"]}]',
             '  k_node -> k_nonleaf [class="flow" label=" the forward pass; backward() runs against it"]',
