@@ -199,9 +199,10 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
 
 def notebook_key(page: Page, results: Results, site_url: str = "") -> str:
     """A digest of everything ``chapter_notebook(page, results, ..., site_url)`` reads: docexec's
-    code, torch and Python (``cache.environment``), the page's text, the bytes of every file its
-    fences include and of every diagram it shows, each of its snippets' results (but whether it
-    came from the cache and how long it took), the versions and ``site_url``. A warm build whose key
+    code, torch and Python (``cache.environment``), the page's text, the text of each snippet as
+    its run read it, the bytes of every other file its fences include and of every diagram it
+    shows, each of its snippets' results (but whether it came from the cache and how long it
+    took), the versions and ``site_url``. A warm build whose key
     matches the one stored with the notebook reuses the notebook as it is instead of making it again.
     Figures are drawn from DOT text, which the results and diagram files carry."""
     from .cache import environment
@@ -209,14 +210,27 @@ def notebook_key(page: Page, results: Results, site_url: str = "") -> str:
     digest = hashlib.sha256(environment().encode())
     digest.update(json.dumps([page.name, page.lines, site_url, results.versions()]).encode())
     files = {include.file for fence in page.fences for include in fence.includes if include.file}
+    ran = set(page.snippets)
     for path in sorted(files | {diagram.path for diagram in page.diagrams}):
-        digest.update(path.encode() + b"\0" + (results.root / path).read_bytes() + b"\0")
+        # a snippet's code cells show its text as its run read it (``Results.source``): not read again
+        known = results.sources.get(path) if path in ran else None
+        data = known.encode() if known is not None else (results.root / path).read_bytes()
+        digest.update(path.encode() + b"\0" + data + b"\0")
     for path in page.snippets:
         result = results.runs.get(path)
-        fields = {k: v for k, v in dataclasses.asdict(result).items()
-                  if k not in ("cached", "seconds", "own_seconds")} if result else None
-        digest.update(json.dumps(fields, sort_keys=True, default=str).encode() + b"\0")
+        fields = {k: v for k, v in vars(result).items() if k not in _UNSHOWN} if result else None
+        digest.update(json.dumps(fields, sort_keys=True, default=_plain).encode() + b"\0")
     return digest.hexdigest()
+
+
+#: What a notebook does not show of a result (``notebook_key`` leaves it out).
+_UNSHOWN = frozenset({"cached", "seconds", "own_seconds"})
+
+
+def _plain(value: object) -> object:
+    """What ``json.dumps`` makes of a value it has no rule for in ``notebook_key``: a dataclass
+    (a ``Problem``) as its fields, anything else as its ``str``."""
+    return dataclasses.asdict(value) if dataclasses.is_dataclass(value) else str(value)
 
 
 #: What a notebook's title adds to its chapter's, so that the notebook's page is told from the chapter.

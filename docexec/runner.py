@@ -93,7 +93,10 @@ class Runner:
         self.futures: dict[str, Future] = {}  # the latest run's snippets, in the order they were given
         self.executed: list[str] = []  # the paths of the latest run that had to run (not cached)
         self._sources: dict[str, bytes] = {}  # path -> bytes, read once per run
-        self._early: dict[str, tuple[bytes, dict, str]] = {}  # prestart's options and keys, for start
+        # Each snippet's options and cache key, by the bytes they were found from: kept for the life of
+        # the process (mkdocs serve rebuilds too), as nothing else a key is made of changes within it
+        # (``cache.environment``, read once per process).
+        self._keys: dict[str, tuple[bytes, dict, str | None]] = {}
         self._early_changed: bool | None = None  # prestart's installation_changed(), for start
         self._workers = _Workers()  # kept: started early by prestart(), or kept after a run
         weakref.finalize(self, self._workers.stop)
@@ -116,7 +119,7 @@ class Runner:
                 hosts), whose worker no run would ever use.
         """
         if not (first_run_only and self._started):  # what an earlier prestart found is not this build's
-            self._early, self._early_changed = {}, None
+            self._early_changed = None
         if not self.execute or self._workers.kept is not None or self._looked or (first_run_only and self._started):
             return
         self._sources = {}  # a new build is starting (mkdocs serve): read the snippets as they are now
@@ -179,7 +182,7 @@ class Runner:
             found = self._look_up(path, limits, keys)
             if found is not None:
                 self.futures[path].set_result(found)
-        self._early, self._early_changed = {}, None  # used once: the next build looks again
+        self._early_changed = None  # used once: the next build looks again
         self.executed = [p for p in paths if not self.futures[p].done()]
         if first:
             rank = {path: number for number, path in enumerate(first)}
@@ -217,19 +220,19 @@ class Runner:
         return self.cache.get(path, keys[path]) if self._trusted else None
 
     def _options_and_key(self, path: str) -> tuple[dict, str | None]:
-        """The options of ``path`` and its cache key (None without a cache), as ``prestart`` found
-        them if the file's bytes are still those it read (a build reads every snippet once).
+        """The options of ``path`` and its cache key (None without a cache), as found before (by
+        ``prestart``, or an earlier build of this process) if the file's bytes are still those.
 
         Raises:
             OptionsError: as ``snippets.options``.
         """
         data = self._bytes(path)
-        early = self._early.get(path)
-        if early is not None and early[0] == data:
-            return early[1], early[2]
+        known = self._keys.get(path)
+        if known is not None and known[0] == data:
+            return known[1], known[2]
         found = options(self.source(path))
         key = self.cache.key(path, found, data) if self.cache is not None else None
-        self._early[path] = (data, found, key)
+        self._keys[path] = (data, found, key)
         return found, key
 
     def _run(self, limits: dict, keys: dict, every: bool) -> None:
@@ -276,7 +279,7 @@ class Runner:
         Interrupted (Ctrl-C), it stops the run before re-raising.
 
         Returns:
-            What is in now (``results``).
+            The results of ``paths`` (``results(paths)``), without ``paths`` what is in now.
 
         Raises:
             ExecutionError: the run failed (the worker died); raised by every later wait too, until
@@ -300,11 +303,17 @@ class Runner:
         for path in paths or []:
             if self.futures[path].exception() is not None:
                 raise self.futures[path].exception()
-        return self.results()
+        return self.results(paths)
 
-    def results(self) -> Results:
-        """A read-only view of the results in now, in the order of the run's paths."""
-        runs = {path: future.result() for path, future in self.futures.items()
+    def results(self, paths: list[str] | None = None) -> Results:
+        """A read-only view of the results in now, in the order of the run's paths; with ``paths``,
+        of those only, in their order (a chapter's notebook needs its chapter's, not a view of every run).
+
+        Raises:
+            KeyError: a path that is not part of the run.
+        """
+        futures = self.futures if paths is None else {path: self.futures[path] for path in paths}
+        runs = {path: future.result() for path, future in futures.items()
                 if future.done() and not future.cancelled() and future.exception() is None}
         return Results(self.root, self.folder, runs, {path: self.source(path) for path in runs},
                        list(self.executed), self.execute)

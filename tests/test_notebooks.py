@@ -195,9 +195,12 @@ def test_the_notebook_key_follows_every_input_and_nothing_else(results, tmp_path
         shutil.copytree(ROOT / folder, copy / folder)
     moved = dataclasses.replace(base_results, root=copy)
     assert notebook_key(chapter, moved) == base
-    (copy / snippet).write_text((ROOT / snippet).read_text() + "\n# edited\n")
+    edited = {**moved.sources, snippet: moved.sources[snippet] + "\n# edited\n"}  # as the run read it
+    assert notebook_key(chapter, dataclasses.replace(moved, sources=edited)) != base
+    shown = copy / "docexec" / "graph.py"  # a file shown without running is read from the repository
+    shown.write_text(shown.read_text() + "\n# edited\n")
     assert notebook_key(chapter, moved) != base
-    (copy / snippet).write_text((ROOT / snippet).read_text())
+    shown.write_text((ROOT / "docexec" / "graph.py").read_text())
     assert chapter.diagrams, "chapter 01 shows a concept diagram"
     diagram = copy / chapter.diagrams[0].path
     diagram.write_text(diagram.read_text() + "\n// edited\n")

@@ -163,6 +163,31 @@ def test_a_snippet_edited_between_prestart_and_start_is_looked_up_again(tmp_path
         runner.close()
 
 
+def test_a_snippets_options_and_key_are_found_once_for_its_bytes(tmp_path, monkeypatch):
+    """A warm build looks up every snippet: the extension's prestart (once per page on some hosts),
+    start, and every rebuild under mkdocs serve reuse what was found for the same bytes."""
+    import docexec.runner
+
+    write_snippets(tmp_path, {"snippets/c/a.py": "print(1)  # 1\n", "snippets/c/b.py": "print(2)  # 2\n"})
+    run_all(tmp_path)
+    found = []
+    monkeypatch.setattr(docexec.runner, "options", lambda source: found.append(source) or {})
+    runner = Runner(tmp_path)
+    try:
+        for _ in range(3):
+            runner.prestart(first_run_only=True)
+        runner.start()
+        runner.wait()
+        runner.start()  # a rebuild
+        runner.wait()
+        assert len(found) == 2
+        write_snippets(tmp_path, {"snippets/c/a.py": "print(3)  # 3\n"})
+        runner.start()
+        assert runner.wait().output("c/a.py") == "3" and len(found) == 3
+    finally:
+        runner.close()
+
+
 def test_a_runner_nobody_closed_stops_its_kept_worker_when_it_is_dropped(tmp_path):
     """A runner keeps its worker for the next run (mkdocs serve); one that is dropped without
     close() must not leave that worker behind (tests and tools make many runners in one process)."""
