@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import doctest
+import functools
 import io
 import re
 import tokenize
@@ -282,10 +283,12 @@ def _show(lines: list[str]) -> str:
 HIDDEN = "# ?"
 
 
+@functools.lru_cache(maxsize=512)
 def hidden(source: str) -> str:
     """``source`` as an exercise shows it: each print's claim (and note) replaced by ``# ?`` and its
     ``#>`` lines left out, so the reader predicts what the build checked. A source that does not
-    parse is returned as it is (the run reports it)."""
+    parse is returned as it is (the run reports it). Kept for the same ``source``: a page and its
+    notebook show each exercise, and ``mkdocs serve`` converts every page again on each rebuild."""
     try:
         sites = find_print_sites(source)
     except ClaimSyntaxError:

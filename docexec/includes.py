@@ -142,8 +142,9 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
             if not os.path.isfile(os.path.join(root, diagram.group("path"))):
                 page.problems.append(Problem(name, number + 1, f"shows the diagram {diagram.group('path')!r}, "
                                                                "which is not a file"))
+    folders = {base: os.path.realpath(os.path.join(root, base)) for base in include_paths}
     for start, end, indent, info in blocks:
-        includes = _includes(page, start, end, root, include_paths)
+        includes = _includes(page, start, end, root, folders)
         if includes is None:
             continue
         runs = _runs(page, start, info, includes, folder)
@@ -154,7 +155,7 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
     for number, line in enumerate(page.lines, start=1):  # includes outside a fence of includes
         match = INCLUDE.match(line)
         if match and number not in in_fences:
-            include = _resolve(page, number, match.group("target"), root, include_paths)
+            include = _resolve(page, number, match.group("target"), root, folders)
             if include.file and include.file.startswith(f"{folder}/") and number - 1 not in page.fenced:
                 page.problems.append(Problem(name, number, f"includes {include.target!r} outside a fence, where its "
                                              "code would read as prose: put it in a python fence (it runs) or a "
@@ -255,9 +256,10 @@ def _is_example(file: str, folder: str) -> bool:
     return file.startswith(f"{folder}/") and name.endswith(".py") and not name.startswith("_")
 
 
-def _includes(page: Page, start: int, end: int, root: str, include_paths: list[str]) -> tuple[Include, ...] | None:
+def _includes(page: Page, start: int, end: int, root: str, folders: dict[str, str]) -> tuple[Include, ...] | None:
     """The include lines between ``start`` and ``end``, or None if the fence holds anything else
-    (blank lines aside). Each bad include is added to ``page.problems``."""
+    (blank lines aside). Each bad include is added to ``page.problems``. ``folders``: each include
+    folder (relative to ``root``) with its real path."""
     found = []
     for number in range(start + 1, end):
         line = page.lines[number]
@@ -266,23 +268,25 @@ def _includes(page: Page, start: int, end: int, root: str, include_paths: list[s
         match = INCLUDE.match(line)
         if match is None:
             return None
-        found.append(_resolve(page, number + 1, match.group("target"), root, include_paths))
+        found.append(_resolve(page, number + 1, match.group("target"), root, folders))
     return tuple(found) or None
 
 
-def _resolve(page: Page, line: int, target: str, root: str, include_paths: list[str]) -> Include:
+def _resolve(page: Page, line: int, target: str, root: str, folders: dict[str, str]) -> Include:
     name, section = split_target(target)
+    include_paths = list(folders)
     if re.search(r":\d", target):
         page.problems.append(Problem(page.name, line, f"includes {target!r} by line numbers, which break silently "
                                      "when the file changes; mark a named section ('# --8<-- [start:name]') and "
                                      "include that"))
         return Include(line, target, "", None)
-    inside = [base for base in include_paths if _within(root, base, name)]
-    if not inside and any(os.path.isfile(os.path.join(root, base, name)) for base in include_paths):
+    present = [base for base in include_paths if os.path.isfile(os.path.join(root, base, name))]
+    inside = [base for base in present if _within(folders[base], name)]  # what escapes its folder is not
+    if present and not inside:
         page.problems.append(Problem(page.name, line, f"includes {name!r}, which is outside the include folders "
                                                       f"({' and '.join(include_paths)}); include files inside them"))
         return Include(line, target, "", None)
-    file = next((f"{base}/{name}" for base in inside if os.path.isfile(os.path.join(root, base, name))), "")
+    file = f"{inside[0]}/{name}" if inside else ""
     if not file:
         page.problems.append(Problem(page.name, line, f"includes {name!r}, which is not a file under "
                                                       f"{' or '.join(include_paths)}"))
@@ -296,9 +300,9 @@ def _resolve(page: Page, line: int, target: str, root: str, include_paths: list[
     return Include(line, target, file, section)
 
 
-def _within(root: str, base: str, name: str) -> bool:
-    """Whether ``name``, resolved against the include folder ``base``, stays inside that folder."""
-    folder = os.path.realpath(os.path.join(root, base))
+def _within(folder: str, name: str) -> bool:
+    """Whether ``name``, resolved against the include folder whose real path is ``folder``, stays
+    inside that folder."""
     return os.path.realpath(os.path.join(folder, name)).startswith(os.path.join(folder, ""))
 
 

@@ -91,6 +91,7 @@ class SnippetOutputPreprocessor(Preprocessor):
         ends = {fence.end: fence for fence in page.fences if fence.runs and fence.answer is None}
         answers = {fence.answer: fence for fence in page.fences if fence.answer is not None}
         diagrams = {diagram.index: diagram for diagram in page.diagrams}
+        key = builds.page_key(text)
         out: list[str] = []
         exercises = {i.line - 1: i for f in page.fences if f.answer is not None for i in f.includes}
         for index, line in enumerate(lines):
@@ -102,15 +103,15 @@ class SnippetOutputPreprocessor(Preprocessor):
                 continue
             if index in answers:  # an exercise's output, where its answer is
                 indent = line[: len(line) - len(line.lstrip())]
-                out.extend(self._leave(builds.Place(fence=answers[index], page=builds.page_key(text)), indent))
+                out.extend(self._leave(builds.Place(fence=answers[index], page=key), indent))
                 continue
             out.append(line)
             if index in ends:
-                out.extend(self._leave(builds.Place(fence=ends[index], page=builds.page_key(text)), ends[index].indent))
+                out.extend(self._leave(builds.Place(fence=ends[index], page=key), ends[index].indent))
             elif index == page.title and ends and self.extension.getConfig("versions_note"):
                 code = " ".join(build.runner.source(i.file) for f in page.fences if f.runs for i in f.includes)
                 minutes = reading_minutes([lines[i] for i in range(len(lines)) if i not in page.fenced], code)
-                out.extend(self._leave(builds.Place(note=builds.page_key(text), minutes=minutes), ""))
+                out.extend(self._leave(builds.Place(note=key, minutes=minutes), ""))
         return out
 
     def _leave(self, place: builds.Place, indent: str) -> list[str]:
@@ -183,14 +184,19 @@ class CodeAbbreviationPostprocessor(Postprocessor):
     def __init__(self, md, outputs: SnippetOutputPreprocessor):
         super().__init__(md)
         self.outputs = outputs
+        self._given: tuple[list, dict] | None = None  # the places given terms last, and those terms
 
     def run(self, text: str) -> str:
         # the abbr extension's terms (a Registry has no get())
         terms = getattr(self.md.treeprocessors["abbr"], "abbrs", {}) if "abbr" in self.md.treeprocessors else {}
         if not terms:
             return text
-        for place in self.outputs.places:
-            place.terms = dict(terms)
+        places = self.outputs.places
+        if self._given is None or self._given[0] is not places or self._given[1] != terms:
+            given = dict(terms)  # once per page: the toc extension runs the postprocessors on every heading too
+            for place in places:
+                place.terms = given
+            self._given = (places, given)
         return abbreviate_code(text, terms)
 
 

@@ -8,6 +8,7 @@ or draws: the caller passes the results and the drawings.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from html import escape, unescape
@@ -190,14 +191,21 @@ def notebook_nav_html(title: str, chapter: str, download: str, colab: str = "") 
             f' <a class="md-button" href="{escape(download)}" download>Download this notebook (.ipynb)</a>{opens}</p>')
 
 
+@functools.lru_cache(maxsize=8)
+def _code_pattern(terms: tuple[str, ...]) -> re.Pattern:
+    """What ``abbreviate_code`` looks for: a ``<code>`` element whose whole text is one of ``terms``
+    (made once per set of terms: a build abbreviates every page, heading and output with the same)."""
+    # Starting with a literal lets the regular expression engine skip ahead to each "<code>";
+    # a look-behind for "<pre>" in front of it would make it try every position of the page.
+    return re.compile(r"<code>(" + "|".join(re.escape(escape(t)) for t in terms) + r")</code>")
+
+
 def abbreviate_code(html: str, terms: dict[str, str]) -> str:
     """Wrap each ``<code>`` element of ``html`` whose whole text is a key of ``terms`` (term ->
     its title) in ``<abbr title="...">``, except the text of a ``<pre><code>`` block."""
-    if not terms:
+    if not terms or "<code>" not in html:
         return html
-    # Starting with a literal lets the regular expression engine skip ahead to each "<code>";
-    # a look-behind for "<pre>" in front of it would make it try every position of the page.
-    pattern = re.compile(r"<code>(" + "|".join(re.escape(escape(t)) for t in terms) + r")</code>")
+    pattern = _code_pattern(tuple(terms))
 
     def wrap(match: re.Match) -> str:
         if match.start() >= 5 and html.startswith("<pre>", match.start() - 5):  # a code block's text

@@ -186,6 +186,8 @@ def options(source: str) -> dict[str, float | str]:
             A line inside a string literal is text, not an option.
     """
     found: dict[str, float | str] = {}
+    if "docexec:" not in source:  # no option line (most snippets): nothing to read line by line
+        return found
     given_at: dict[str, int] = {}
     comments: set[int] | None = None
     for number, line in enumerate(split_lines(source), start=1):
