@@ -21,7 +21,6 @@ return problems or new source text. Nothing here runs code or touches the file s
 from __future__ import annotations
 
 import ast
-import doctest
 import functools
 import io
 import re
@@ -39,7 +38,6 @@ ADDRESS_PLACEHOLDER = "0x…"
 
 _BLOCK_LINE = re.compile(r"^[ \t]*#>(?: (?P<text>.*)|[ \t]*)$")
 _ARROW = " -> "
-_CHECKER = doctest.OutputChecker()
 
 
 def mask(text: str, addresses: list[str] | set[str]) -> str:
@@ -218,7 +216,9 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     printed lines must have been masked already (``mask``)."""
     want = "\n".join(line.rstrip() for line in expected) + "\n"
     got = "\n".join(line.rstrip() for line in actual) + "\n"
-    return _CHECKER.check_output(want, got, doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1)
+    import doctest  # here: a warm build checks no claim, and doctest imports unittest and pdb
+
+    return doctest.OutputChecker().check_output(want, got, doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1)
 
 
 def check(path: str, source: str, prints: list[tuple[int, str]], complete: bool = True) -> list[Problem]:

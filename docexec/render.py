@@ -163,7 +163,7 @@ WORDS_PER_MINUTE = 200
 
 def reading_minutes(prose_lines: list[str], code: str) -> int:
     """Minutes to read a page: its prose words plus half its code words, at ``WORDS_PER_MINUTE``."""
-    words = sum(len(re.findall(r"[A-Za-z0-9_]+", line)) for line in prose_lines)
+    words = len(re.findall(r"[A-Za-z0-9_]+", "\n".join(prose_lines)))
     words += len(re.findall(r"[A-Za-z0-9_]+", code)) / 2
     return max(1, round(words / WORDS_PER_MINUTE))
 

@@ -27,6 +27,7 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import posixpath
 import shutil
@@ -66,7 +67,13 @@ def _include_paths(config) -> list[str]:
 
 
 def _root(config) -> Path:
-    return Path(config.config_file_path).resolve().parent
+    return _folder_of(config.config_file_path)
+
+
+@functools.lru_cache(maxsize=8)
+def _folder_of(config_file: str) -> Path:
+    """The resolved folder of ``config_file`` (every event asks for it: resolved once)."""
+    return Path(config_file).resolve().parent
 
 
 def _build(config) -> builds.Build:
