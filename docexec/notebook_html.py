@@ -23,6 +23,8 @@ these differences:
   the plugin makes them from a Markdown copy of the notebook without its inline code, so that a
   heading with code lost that code in the contents and the title, and its link missed the
   heading's id; the headings' ids are the ones the chapter page gives them (``chapter_ids``);
+* each figure, which nbconvert shows as an image, is put in as an inline SVG figure, as on the
+  chapter's page (``inline_figures``), once, with the rest of the conversion;
 * the style sheets nbconvert's template puts in every page (JupyterLab's theme and the code
   highlighting, about 590 kB, the same on every notebook page) are one file, ``stylesheet``, that
   each page links to in their place (``split_stylesheet``): a reader's browser loads them once.
@@ -30,9 +32,11 @@ these differences:
 
 from __future__ import annotations
 
+import base64
 import collections
 import functools
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -48,6 +52,7 @@ from pathlib import Path
 
 from .cache import remove_unused
 from .files import write_atomically
+from .render import figure_html, labelled
 
 #: Where the pages' HTML is kept between builds, relative to the repository root.
 NOTEBOOK_HTML_CACHE = ".cache/docexec/notebook-html"
@@ -103,11 +108,14 @@ def page_name(data: bytes) -> str:
 
 @functools.cache
 def _converting_code() -> bytes:
-    """A digest of what converts a notebook besides its bytes: this module's code and the installed
-    versions of ``CONVERTING_PACKAGES`` (looked up once per process)."""
+    """A digest of what converts a notebook besides its bytes: this module's code, that of the
+    figures it puts in (``docexec.render``), and the installed versions of ``CONVERTING_PACKAGES``
+    (looked up once per process)."""
     from importlib import metadata
 
-    digest = hashlib.sha256(Path(__file__).read_bytes())
+    from . import render
+
+    digest = hashlib.sha256(Path(__file__).read_bytes() + b"\0" + Path(render.__file__).read_bytes())
     for name in CONVERTING_PACKAGES:
         try:
             digest.update(f"\0{name}={metadata.version(name)}".encode())
@@ -455,9 +463,33 @@ class _Exporter:
         resources.update(mkdocs={"test": "value", "include_requirejs": False}, metadata=metadata)
         content, resources = self.exporter.from_file(io.StringIO(data.decode("utf-8")), resources=resources)
         content += f'\n        <style>\n        {resources["inlining"]["css"]}\n        </style>\n        '
-        content = chapter_ids(content)
+        content = inline_figures(chapter_ids(content))
         toc_tokens, title = headings(content)
         return NotebookHtml(content, toc_tokens, title)
+
+
+#: How nbconvert (mkdocs-jupyter) shows an SVG output on a notebook's page: an image of the document.
+#: Its attributes come in the order the Markdown renderer wrote them (``src`` before ``alt``), or
+#: sorted where a BeautifulSoup pass wrote the page out again: both are read.
+_SVG_IMAGE = re.compile(r'<img\b(?=[^>]*\ssrc="data:image/svg\+xml;base64,(?P<data>[A-Za-z0-9+/=]+)")'
+                        r'(?=(?:[^>]*\salt="(?P<alt>[^"]*)")?)[^>]*>')
+
+
+def inline_figures(html: str) -> str:
+    """A notebook page's HTML with each SVG output, which nbconvert shows as an image, put in as an
+    inline figure, as on the chapter's page: the palettes colour it (an image's insides cannot be
+    styled) and the figure opens full screen. Its text alternative is the SVG's own label, or the
+    image's alt text (a concept diagram's). Each figure's ids get a prefix of their own (``nb0-``,
+    ``nb1-``, ...)."""
+    numbers = itertools.count()
+
+    def inline(match: re.Match) -> str:
+        svg = base64.b64decode(match.group("data")).decode().replace(' id="nb-', f' id="nb{next(numbers)}-')
+        if 'role="img"' not in svg[: svg.find(">")]:  # a concept diagram: its alt text is the image's
+            svg = labelled(svg, unescape(match.group("alt") or ""))
+        return figure_html(svg, "")
+
+    return _SVG_IMAGE.sub(inline, html)
 
 
 def _write_page(made: NotebookHtml, out: Path) -> None:

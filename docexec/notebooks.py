@@ -11,8 +11,9 @@ site, and concept diagrams become SVG attachments.
 The result is an ``nbformat`` 4.5 notebook as a ``dict`` (https://nbformat.readthedocs.io/en/latest/format_description.html);
 ``dumps`` gives its JSON text, the same bytes for the same inputs. Its title is the chapter's with
 "(notebook)" after it, its first note links to the chapter, and its code cells are numbered as a
-kernel running it from the top numbers them. ``inline_figures`` puts the figures of the notebook's
-page (which nbconvert shows as images) in as inline SVG, as on the chapter's page.
+kernel running it from the top numbers them. ``docexec.notebook_html.inline_figures`` puts the
+figures of the notebook's page (which nbconvert shows as images) in as inline SVG, as on the
+chapter's page.
 """
 
 from __future__ import annotations
@@ -20,16 +21,14 @@ from __future__ import annotations
 import base64
 import dataclasses
 import hashlib
-import itertools
 import json
 import re
-from html import unescape
 from pathlib import Path
 
 from .claims import hidden
 from .figures import Drawings
 from .includes import Fence, Page
-from .render import figure_html, include_output, labelled
+from .render import include_output, labelled
 from .results import Results
 from .snippets import included_text
 
@@ -211,10 +210,14 @@ def notebook_key(page: Page, results: Results, site_url: str = "") -> str:
     digest.update(json.dumps([page.name, page.lines, site_url, results.versions()]).encode())
     files = {include.file for fence in page.fences for include in fence.includes if include.file}
     ran = set(page.snippets)
+    shown = {include.file for fence in page.fences if not fence.runs for include in fence.includes}
     for path in sorted(files | {diagram.path for diagram in page.diagrams}):
-        # a snippet's code cells show its text as its run read it (``Results.source``): not read again
+        # a snippet's code cells show its text as its run read it (``Results.source``): not read
+        # again; a fence that does not run shows the file as it is now
         known = results.sources.get(path) if path in ran else None
-        data = known.encode() if known is not None else (results.root / path).read_bytes()
+        data = known.encode() if known is not None else b""
+        if known is None or path in shown:
+            data += b"\0" + (results.root / path).read_bytes()
         digest.update(path.encode() + b"\0" + data + b"\0")
     for path in page.snippets:
         result = results.runs.get(path)
@@ -312,30 +315,6 @@ def _answer_cell(fence: Fence, results: Results, drawings: Drawings, cells: _Cel
         svg = labelled(drawings.svg(figure.dot, "nb"), figure.alt)
         cells.attachments[name] = {"image/svg+xml": base64.b64encode(svg.encode()).decode()}
         cells.prose.append(f"\n![{figure.alt}](attachment:{name})")
-
-
-#: How nbconvert (mkdocs-jupyter) shows an SVG output on a notebook's page: an image of the document.
-#: Its attributes come in the order the Markdown renderer wrote them (``src`` before ``alt``), or
-#: sorted where a BeautifulSoup pass wrote the page out again: both are read.
-_SVG_IMAGE = re.compile(r'<img\b(?=[^>]*\ssrc="data:image/svg\+xml;base64,(?P<data>[A-Za-z0-9+/=]+)")'
-                        r'(?=(?:[^>]*\salt="(?P<alt>[^"]*)")?)[^>]*>')
-
-
-def inline_figures(html: str) -> str:
-    """A notebook page's HTML with each SVG output, which nbconvert shows as an image, put in as an
-    inline figure, as on the chapter's page: the palettes colour it (an image's insides cannot be
-    styled) and the figure opens full screen. Its text alternative is the SVG's own label, or the
-    image's alt text (a concept diagram's). Each figure's ids get a prefix of their own (``nb0-``,
-    ``nb1-``, ...)."""
-    numbers = itertools.count()
-
-    def inline(match: re.Match) -> str:
-        svg = base64.b64decode(match.group("data")).decode().replace(' id="nb-', f' id="nb{next(numbers)}-')
-        if 'role="img"' not in svg[: svg.find(">")]:  # a concept diagram: its alt text is the image's
-            svg = labelled(svg, unescape(match.group("alt") or ""))
-        return figure_html(svg, "")
-
-    return _SVG_IMAGE.sub(inline, html)
 
 
 def dumps(notebook: dict) -> str:

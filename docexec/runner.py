@@ -315,8 +315,8 @@ class Runner:
         futures = self.futures if paths is None else {path: self.futures[path] for path in paths}
         runs = {path: future.result() for path, future in futures.items()
                 if future.done() and not future.cancelled() and future.exception() is None}
-        return Results(self.root, self.folder, runs, {path: self.source(path) for path in runs},
-                       list(self.executed), self.execute)
+        executed = [path for path in self.executed if path in futures]
+        return Results(self.root, self.folder, runs, {path: self.source(path) for path in runs}, executed, self.execute)
 
     def cancel(self) -> None:
         """Stop a run under way, if any: its worker and snippets are ended (SIGTERM, then SIGKILL

@@ -160,6 +160,16 @@ def _comments(source: str) -> set[int] | None:
         return None
 
 
+_UNREAD = object()  # options(): the comment lines are not read yet
+
+
+def _may_span_lines(source: str) -> bool:
+    """Whether a string literal in ``source`` may go on over a line break: only a triple-quoted one
+    or a line continued with a backslash can (otherwise a line that starts with ``#`` is a comment,
+    and Python's tokenizer need not read the file)."""
+    return '"""' in source or "'''" in source or "\\\n" in source or "\\\r" in source
+
+
 class OptionsError(ValueError):
     """A ``# docexec:`` line that cannot be used, at ``line`` (1-based)."""
 
@@ -189,12 +199,13 @@ def options(source: str) -> dict[str, float | str]:
     if "docexec:" not in source:  # no option line (most snippets): nothing to read line by line
         return found
     given_at: dict[str, int] = {}
-    comments: set[int] | None = None
+    comments: set[int] | None | object = _UNREAD
     for number, line in enumerate(split_lines(source), start=1):
         match = _OPTIONS.match(line)
         if not match:
             continue
-        comments = _comments(source) if comments is None else comments
+        if comments is _UNREAD:
+            comments = _comments(source) if _may_span_lines(source) else None
         if comments is not None and number not in comments:
             continue  # inside a string: text, not an option
         if match.group("indent"):

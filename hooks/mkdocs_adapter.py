@@ -48,7 +48,7 @@ from docexec.figures import GraphvizError
 from docexec.includes import include_folders
 from docexec.notebook_html import STYLESHEET_LINK, NotebookError
 from docexec.notebook_jobs import NotebookJobs
-from docexec.notebooks import colab_url, inline_figures, title_of
+from docexec.notebooks import colab_url, title_of
 from docexec.results import UnknownTargetError
 
 log = get_plugin_logger("docexec")
@@ -208,8 +208,8 @@ def _href(page, target: str) -> str:
 
 
 def on_page_content(html, page, config, files):
-    """On a chapter notebook's page: a link back to the chapter and a download button on top, and
-    the figures inline (nbconvert shows them as images, which the palettes cannot colour)."""
+    """On a chapter notebook's page: a link back to the chapter and a download button on top (its
+    figures are inline already: ``docexec.notebook_html.inline_figures``)."""
     build = _build(config)
     record = build.notebooks.get(page.file.src_uri)
     if record is None:
@@ -218,7 +218,7 @@ def on_page_content(html, page, config, files):
     back = _href(page, chapter.url)
     download = _href(page, posixpath.join(posixpath.dirname(page.file.dest_uri), Path(page.file.src_uri).name))
     colab = colab_url(Path(page.file.src_uri).stem)
-    content = render.notebook_nav_html(title_of(record), back, download, colab) + "\n" + inline_figures(html)
+    content = render.notebook_nav_html(title_of(record), back, download, colab) + "\n" + html
     # What follows the title is put in by on_post_page (the search plugin skips these pages); the
     # title stays, or the theme would add one of its own.
     title = content.find("</h1>") + len("</h1>") if "</h1>" in content else 0

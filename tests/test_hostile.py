@@ -106,6 +106,20 @@ def test_an_option_line_inside_a_string_is_text_not_an_option(tmp_path):
     assert run_all(tmp_path).problems() == []
 
 
+@pytest.mark.parametrize("source", [
+    "doc = \"\"\"\n# docexec: timeout=0\n\"\"\"\n",
+    "doc = \'\'\'\n# docexec: timeout=0\n\'\'\'\n",
+    "doc = 'one \\\n# docexec: timeout=0'\n",  # a string continued over a line break
+    "doc = 'one \\\r# docexec: timeout=0'\r",
+])
+def test_every_way_a_string_goes_on_over_a_line_break_hides_an_option_line(source):
+    """The tokenizer is asked only where a string can go on over a line break: each way is seen."""
+    from docexec.snippets import options
+
+    assert options(source) == {}
+    assert options(source + "# docexec: timeout=5\n") == {"timeout": 5.0}
+
+
 @pytest.mark.parametrize(("line", "reason"), [
     ("# docexec: timeout=soon", "docexec option timeout needs a number of seconds from 0.1 to 3600, got 'soon'"),
     ("# docexec: timeout=nan", "docexec option timeout needs a number of seconds from 0.1 to 3600, got 'nan'"),

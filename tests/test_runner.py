@@ -188,6 +188,21 @@ def test_a_snippets_options_and_key_are_found_once_for_its_bytes(tmp_path, monke
         runner.close()
 
 
+def test_waiting_for_some_snippets_gives_their_results_only(tmp_path):
+    """A chapter's notebook waits for its chapter's snippets and reads their results only (a view
+    of every run, made for each chapter, cost more than the notebook's key at 10x)."""
+    write_snippets(tmp_path, {"snippets/c/a.py": "print(1)  # 1\n", "snippets/c/b.py": "print(2)  # 2\n"})
+    runner = Runner(tmp_path, cache=False)
+    try:
+        runner.start()
+        some = runner.wait(["snippets/c/b.py"])
+        assert list(some.runs) == ["snippets/c/b.py"] and some.executed == ["snippets/c/b.py"]
+        assert list(some.sources) == ["snippets/c/b.py"] and some.output("c/b.py") == "2"
+        assert list(runner.wait().runs) == ["snippets/c/a.py", "snippets/c/b.py"]
+    finally:
+        runner.close()
+
+
 def test_a_runner_nobody_closed_stops_its_kept_worker_when_it_is_dropped(tmp_path):
     """A runner keeps its worker for the next run (mkdocs serve); one that is dropped without
     close() must not leave that worker behind (tests and tools make many runners in one process)."""
