@@ -280,13 +280,17 @@ def _resolve(page: Page, line: int, target: str, root: str, folders: dict[str, s
                                      "when the file changes; mark a named section ('# --8<-- [start:name]') and "
                                      "include that"))
         return Include(line, target, "", None)
-    present = [base for base in include_paths if os.path.isfile(os.path.join(root, base, name))]
-    inside = [base for base in present if _within(folders[base], name)]  # what escapes its folder is not
-    if present and not inside:
+    file, outside = "", False  # the first folder that holds it (what escapes its folder does not)
+    for base in include_paths:
+        if os.path.isfile(os.path.join(root, base, name)):
+            if _within(folders[base], name):
+                file = f"{base}/{name}"
+                break
+            outside = True
+    if not file and outside:
         page.problems.append(Problem(page.name, line, f"includes {name!r}, which is outside the include folders "
                                                       f"({' and '.join(include_paths)}); include files inside them"))
         return Include(line, target, "", None)
-    file = f"{inside[0]}/{name}" if inside else ""
     if not file:
         page.problems.append(Problem(page.name, line, f"includes {name!r}, which is not a file under "
                                                       f"{' or '.join(include_paths)}"))
