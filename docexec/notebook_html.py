@@ -8,8 +8,9 @@ converted as its plugin converts one (``nb2html`` in ``mkdocs_jupyter/nbconvert2
 mkdocs-jupyter 0.26.3, with that version's defaults: no execution, inputs and prompts shown) with
 these differences:
 
-* the HTML of a notebook is kept in ``cache_dir`` under the SHA-256 of the notebook's bytes: an
-  unchanged notebook is not converted again, in this build or the next (``NotebookPages``);
+* the HTML of a notebook is kept in ``cache_dir`` under the SHA-256 of the notebook's bytes and
+  the converting code (``page_name``): an unchanged notebook is not converted again, in this build
+  or the next (``NotebookPages``);
 * conversions run in a process of their own (``Converter``, ``python -m docexec.notebook_html``),
   started when a first notebook needs converting: the build goes on with its Markdown pages
   meanwhile, and nothing of nbconvert or mkdocs-jupyter is imported by the build's process;
@@ -57,9 +58,11 @@ from .render import figure_html, labelled
 #: Where the pages' HTML is kept between builds, relative to the repository root.
 NOTEBOOK_HTML_CACHE = ".cache/docexec/notebook-html"
 
-#: The packages whose code makes a notebook's page (with this module's): HTML that another version
-#: of one of them made is not reused (``page_name``).
-CONVERTING_PACKAGES = ("mkdocs-jupyter", "nbconvert", "mistune", "pygments", "jupyterlab-pygments", "jinja2")
+#: The packages whose code makes a notebook's page (with this module's and ``docexec.render``'s):
+#: HTML that another version of one of them made is not reused (``page_name``). Python-Markdown
+#: makes the headings' ids (``chapter_ids``).
+CONVERTING_PACKAGES = ("mkdocs-jupyter", "nbconvert", "mistune", "pygments", "jupyterlab-pygments", "jinja2",
+                       "markdown")
 
 #: Where a page's HTML links to its style sheet, until the page's address is known (the MkDocs hook
 #: puts in the sheet's address relative to the page).

@@ -15,8 +15,8 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
   chapter's snippets are in, and converted by a process of their own while MkDocs converts the
   Markdown pages (``docexec.notebook_html``: only when a notebook's bytes changed).
 * ``on_pre_page`` of a notebook page: waits for its notebook; the page shows it as mkdocs-jupyter
-  does; ``on_page_content`` puts a link back to the chapter and a download button on its page, and
-  its figures inline; ``on_post_page`` puts the notebook next to it.
+  does, its figures inline (put in when it was converted); ``on_page_content`` puts a link back to
+  the chapter and a download button on its page; ``on_post_page`` puts the notebook next to it.
 * ``on_env``, after every page is converted and before any is written: waits for the whole run,
   logs it, stops the build on any problem (``Abort``, one ``file:line: reason`` line each), draws
   the figures and fills every page's places but the drawings.
