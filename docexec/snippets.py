@@ -160,9 +160,6 @@ def _comments(source: str) -> set[int] | None:
         return None
 
 
-_UNREAD = object()  # options(): the comment lines are not read yet
-
-
 def _may_span_lines(source: str) -> bool:
     """Whether a string literal in ``source`` may go on over a line break: only a triple-quoted one
     or a line continued with a backslash can (otherwise a line that starts with ``#`` is a comment,
@@ -199,13 +196,11 @@ def options(source: str) -> dict[str, float | str]:
     if "docexec:" not in source:  # no option line (most snippets): nothing to read line by line
         return found
     given_at: dict[str, int] = {}
-    comments: set[int] | None | object = _UNREAD
+    comments = _comments(source) if _may_span_lines(source) else None  # None: every line counts
     for number, line in enumerate(split_lines(source), start=1):
         match = _OPTIONS.match(line)
         if not match:
             continue
-        if comments is _UNREAD:
-            comments = _comments(source) if _may_span_lines(source) else None
         if comments is not None and number not in comments:
             continue  # inside a string: text, not an option
         if match.group("indent"):
