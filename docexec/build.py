@@ -30,6 +30,7 @@ from . import drift, drift_page, figures, render, teach
 from .includes import Diagram, Fence, Page, parse_page
 from .notebook_html import NOTEBOOK_HTML_CACHE, Converter, NotebookPages
 from .notebook_jobs import NotebookJobs
+from .page_store import PAGE_HTML_CACHE, PageStore
 from .problems import Problem
 from .results import Results
 from .runner import Runner
@@ -93,6 +94,7 @@ class Build:
         self.notebooks: dict[str, Page] = {}  # a chapter notebook's path in the site -> its page
         self.notebook_pages = NotebookPages(self.root / NOTEBOOK_HTML_CACHE, converter_for(self.root))  # their HTML
         self.notebook_jobs: NotebookJobs | None = None  # what makes them (the MkDocs hook starts it)
+        self.page_store = PageStore(self.root / PAGE_HTML_CACHE)  # pages' HTML kept between builds (the hook)
         self._diagram_problems: list[Problem] | None = None
         self.reported: set[str] = set()  # problems written to stderr (report_once)
         self._drawn = False  # draw_all done
@@ -159,6 +161,23 @@ class Build:
         with self._lock:
             self.places.append(place)
             return f"<!--docexec-{self.token}-{len(self.places) - 1}-->"
+
+    def detach(self, html: str) -> tuple[str, list[Place]]:
+        """``html`` of a page converted in this build, to keep for a later one (``attach``): each
+        place in it numbered by its position in the list of places also returned."""
+        places: list[Place] = []
+
+        def number(match: re.Match) -> str:
+            places.append(self.places[int(match.group(1))])
+            return f"<!--docexec-{self.token}-{len(places) - 1}-->{match.group(2)}"
+
+        return self._marker.sub(number, html), places
+
+    def attach(self, html: str, token: str, places: list[Place]) -> str:
+        """``html`` detached by the build of ``token`` (``detach``), with ``places`` left in this
+        build as the places they stand for."""
+        marker = re.compile(rf"<!--docexec-{re.escape(token)}-(\d+)-->")
+        return marker.sub(lambda match: self.place(places[int(match.group(1))]), html)
 
     def fill(self, html: str, results: Results, late: bool = True) -> str:
         """Put into ``html`` what each place left in it stands for, from ``results``; with

@@ -14,6 +14,8 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
   The notebooks are then made in the background (``docexec.notebook_jobs``), each once its
   chapter's snippets are in, and converted by a process of their own while MkDocs converts the
   Markdown pages (``docexec.notebook_html``: only when a notebook's bytes changed).
+* ``on_pre_page`` of a Markdown page: ``render_kept`` converts it, or reuses its HTML from an
+  earlier build while nothing it depends on changed (``docexec.page_store``).
 * ``on_pre_page`` of a notebook page: waits for its notebook; the page shows it as mkdocs-jupyter
   does, its figures inline (put in when it was converted); ``on_page_content`` puts a link back to
   the chapter and a download button on its page; ``on_post_page`` puts the notebook next to it.
@@ -28,11 +30,17 @@ from __future__ import annotations
 
 import atexit
 import functools
+import hashlib
+import json
+import logging
 import os
 import posixpath
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -49,6 +57,7 @@ from docexec.includes import include_folders
 from docexec.notebook_html import STYLESHEET_LINK, NotebookError
 from docexec.notebook_jobs import NotebookJobs
 from docexec.notebooks import colab_url, title_of
+from docexec.page_store import ConvertedPage
 from docexec.results import UnknownTargetError
 
 log = get_plugin_logger("docexec")
@@ -178,14 +187,100 @@ def on_files(files, config):
 
 def on_pre_page(page, config, files):
     """On a chapter notebook's page: wait until its notebook is written (MkDocs reads it next), and
-    render the page from its HTML (``render_notebook``) in place of ``Page.render``."""
+    render the page from its HTML (``render_notebook``) in place of ``Page.render``; on any other
+    page, ``render_kept`` in its place."""
     build = _build(config)
     if page.file.src_uri not in build.notebooks:
+        page.render = lambda config, files: render_kept(page, config, files, build)  # in place of Page.render
         return page
     with _aborting():
         build.notebook_jobs.written(page.file.src_uri)
     page.render = lambda *_: render_notebook(page, build)  # in place of Page.render(config, files)
     return page
+
+
+def render_kept(page, config, files, build: builds.Build) -> None:
+    """``Page.render`` of a Markdown page, or what it made of the page before, kept while nothing it
+    depends on changed (``docexec.page_store``); a page whose conversion logged anything (a broken
+    link, say) is not kept, so its messages come again on every build."""
+    store = build.page_store
+    if store.common is None:  # the first page of this build: the files and their addresses are known
+        snippets = config.mdx_configs.get(SNIPPETS, {}) if SNIPPETS in config.markdown_extensions else None
+        store.begin(_page_dependencies(config, files), snippets)
+    key = store.key(page.markdown, [page.file.src_uri, page.file.url])
+    kept = store.get(key) if key else None
+    if kept is not None:
+        page.content = build.attach(kept.content, kept.token, kept.places)
+        page.toc = get_toc(kept.toc_tokens)
+        page._title_from_render = kept.title  # what Page.render sets (MkDocs 1.6)
+        page.present_anchor_ids = set(kept.anchors)
+        if kept.links is not None:
+            page.links_to_anchors = {files.get_file_from_path(path): links for path, links in kept.links.items()}
+        return
+    with _logged() as records:
+        type(page).render(page, config, files)  # the class's, not this instance's (this function)
+    if key and not records:
+        content, places = build.detach(page.content)
+        links = None if page.links_to_anchors is None else {
+            file.src_uri: dict(anchors) for file, anchors in page.links_to_anchors.items()}
+        store.put(key, ConvertedPage(content, build.token, places, _toc_tokens(page.toc),
+                                     page._title_from_render, set(page.present_anchor_ids or ()), links))
+
+
+def _page_dependencies(config, files) -> list[str]:
+    """What a page's HTML depends on besides its Markdown and includes: the Markdown extensions and
+    their options, the validation settings, every file's address (links are resolved and checked
+    against them), the versions of MkDocs and of the extensions' packages, and this file."""
+    packages = sorted({name.split(".")[0] for name in config.markdown_extensions if isinstance(name, str)}
+                      | {"mkdocs", "pygments"})
+    versions = [f"{name} {getattr(sys.modules.get(name), '__version__', '')}" for name in packages]
+    return [json.dumps([config.markdown_extensions, config.mdx_configs], sort_keys=True, default=_stable),
+            repr(config.validation), str(config.use_directory_urls),
+            str(logging.getLogger("mkdocs.structure.pages").getEffectiveLevel() > logging.DEBUG),
+            "\n".join(f"{file.src_uri}\t{file.url}" for file in files), *versions,
+            hashlib.sha256(Path(__file__).read_bytes()).hexdigest()]
+
+
+def _stable(value) -> str:
+    """A value of the Markdown options that JSON has no form for, as the same text in every process
+    (a function by its name; no object's address)."""
+    if callable(value) and hasattr(value, "__qualname__"):
+        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
+
+
+def _toc_tokens(toc) -> list[dict]:
+    """A table of contents (``page.toc``) as the tokens ``get_toc`` makes it from."""
+    return [{"name": link.title, "id": link.id, "level": link.level, "children": _toc_tokens(link.children)}
+            for link in toc]
+
+
+class _Records(logging.Handler):
+    """Keeps the records of INFO and above this thread logs (other threads' are not the page's)."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.thread = threading.get_ident()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread == self.thread:
+            self.records.append(record)
+
+
+@contextmanager
+def _logged():
+    """The records of INFO and above logged meanwhile (MkDocs' loggers do not propagate to the
+    root logger: both are listened to)."""
+    handler = _Records()
+    loggers = [logging.getLogger("mkdocs"), logging.getLogger()]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
 
 
 def render_notebook(page, build: builds.Build) -> None:
@@ -305,6 +400,7 @@ def on_post_build(config):
         if build.notebook_jobs is not None:
             build.notebook_jobs.join()
         build.notebook_pages.forget_unused()
+        build.page_store.forget_unused()
         builds.end(build)
 
 
