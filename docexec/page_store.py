@@ -1,14 +1,17 @@
 """Pages' converted HTML kept between builds, so that a page nothing of which changed is not
 converted again (a warm build, a ``mkdocs serve`` rebuild after an edit of another page).
 
-What a page's HTML is kept under (``PageStore.key``) covers everything its conversion reads: its
-Markdown as the host hands it over, that Markdown with every include put in by
-``pymdownx.snippets`` itself (so every included file, section, nested include and auto-appended
-file counts, as the conversion reads them), and what the host says the rest depends on
-(``common``: its configuration, the site's files and addresses, package versions), with the code
-of this package. The places the Markdown extension left in the HTML (``docexec.build.Place``) are
-kept with it and left again in the build that reuses it (``Build.detach``, ``Build.attach``); the
-outputs and figures are filled in on every build, as for a page converted anew.
+What a page's HTML is kept under (``PageStore.key``): its Markdown as the host hands it over,
+that Markdown with every include put in by ``pymdownx.snippets`` itself (so every included file,
+section, nested include and auto-appended file counts, as the conversion reads them), what the
+host names the page by and says the rest depends on (the MkDocs hook: the whole snippet files the
+extension reads, the configuration, the site's files and addresses, the loggers' levels, package
+versions), and the code of this package. What it does not see: a change inside a package whose
+version stays the same, or in what a function named in the options calls (``make clean``).
+
+The places the Markdown extension left in the HTML (``docexec.build.Place``) are kept with it and
+left again in the build that reuses it (``Build.detach``, ``Build.attach``); the outputs and
+figures are filled in on every build, as for a page converted anew.
 
 Each page is a file ``<key>.pickle`` in the store's folder, written atomically; one that cannot be
 read is converted again. A build removes the ones it did not use (``forget_unused``).
@@ -23,11 +26,15 @@ import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import markdown
 
 from .cache import CACHE_DIR, remove_unused
 from .files import write_atomically
+
+if TYPE_CHECKING:
+    from .build import Place
 
 PAGE_HTML_CACHE = f"{CACHE_DIR}/pages"
 SNIPPETS = "pymdownx.snippets"
@@ -52,7 +59,7 @@ class ConvertedPage:
 
     content: str
     token: str
-    places: list
+    places: list[Place]
     toc_tokens: list[dict]
     title: str | None
     anchors: set[str] = field(default_factory=set)
@@ -64,8 +71,9 @@ def code_digest() -> str:
     """The SHA-256 of this package's source files: a change to how pages are converted or places
     are kept makes every kept page stale."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    folder = Path(__file__).parent
+    for path in sorted(folder.rglob("*.py")):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

@@ -33,6 +33,7 @@ import functools
 import hashlib
 import json
 import logging
+import marshal
 import os
 import posixpath
 import re
@@ -207,7 +208,7 @@ def render_kept(page, config, files, build: builds.Build) -> None:
     if store.common is None:  # the first page of this build: the files and their addresses are known
         snippets = config.mdx_configs.get(SNIPPETS, {}) if SNIPPETS in config.markdown_extensions else None
         store.begin(_page_dependencies(config, files), snippets)
-    key = store.key(page.markdown, [page.file.src_uri, page.file.url])
+    key = store.key(page.markdown, [page.file.src_uri, page.file.url, *_sources_read(page, config, build)])
     kept = store.get(key) if key else None
     if kept is not None:
         page.content = build.attach(kept.content, kept.token, kept.places)
@@ -227,25 +228,38 @@ def render_kept(page, config, files, build: builds.Build) -> None:
                                      page._title_from_render, set(page.present_anchor_ids or ()), links))
 
 
+def _sources_read(page, config, build: builds.Build) -> list[str]:
+    """The snippet files the extension reads whole while converting ``page`` (an exercise's code, a
+    chapter's reading time), as this build's run read them (``Runner.source``): names and texts."""
+    record = build.page(page.markdown, f"{Path(config.docs_dir).name}/{page.file.src_uri}")
+    files = sorted({include.file for fence in record.fences for include in fence.includes if include.file})
+    return [part for file in files for part in (file, build.runner.source(file))]
+
+
 def _page_dependencies(config, files) -> list[str]:
     """What a page's HTML depends on besides its Markdown and includes: the Markdown extensions and
-    their options, the validation settings, every file's address (links are resolved and checked
-    against them), the versions of MkDocs and of the extensions' packages, and this file."""
-    packages = sorted({name.split(".")[0] for name in config.markdown_extensions if isinstance(name, str)}
-                      | {"mkdocs", "pygments"})
+    their options, the validation settings, the loggers' levels (what a conversion logs, and so
+    whether its page is kept), every file's address and inclusion (links are resolved and checked
+    against them), the versions of MkDocs and of the packages of extensions named by module, and
+    this file."""
+    named = [name for name in config.markdown_extensions if isinstance(name, str) and "." in name]
+    packages = sorted({name.split(".")[0] for name in named} | {"mkdocs", "pygments"})
     versions = [f"{name} {getattr(sys.modules.get(name), '__version__', '')}" for name in packages]
+    levels = [logging.getLogger(name).getEffectiveLevel() for name in ("", "mkdocs", "mkdocs.structure.pages")]
     return [json.dumps([config.markdown_extensions, config.mdx_configs], sort_keys=True, default=_stable),
-            repr(config.validation), str(config.use_directory_urls),
-            str(logging.getLogger("mkdocs.structure.pages").getEffectiveLevel() > logging.DEBUG),
-            "\n".join(f"{file.src_uri}\t{file.url}" for file in files), *versions,
+            repr(config.validation), repr(levels),
+            "\n".join(f"{file.src_uri}\t{file.url}\t{file.inclusion.name}" for file in files), *versions,
             hashlib.sha256(Path(__file__).read_bytes()).hexdigest()]
 
 
 def _stable(value) -> str:
-    """A value of the Markdown options that JSON has no form for, as the same text in every process
-    (a function by its name; no object's address)."""
+    """A value of the Markdown options that JSON has no form for, as the same text in every process:
+    a function by its name and the digest of its code (what it calls is not looked into), anything
+    else by its ``repr`` without an object's address."""
     if callable(value) and hasattr(value, "__qualname__"):
-        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+        code = getattr(value, "__code__", None)
+        digest = hashlib.sha256(marshal.dumps(code)).hexdigest() if code is not None else ""
+        return f"{getattr(value, '__module__', '')}.{value.__qualname__} {digest}"
     return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
 
 

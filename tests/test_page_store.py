@@ -18,6 +18,16 @@ from docexec.page_store import PAGE_HTML_CACHE, ConvertedPage, PageStore
 
 from .conftest import ROOT, write_snippets
 
+
+def hook_module():
+    """hooks/mkdocs_adapter.py as a module (MkDocs loads it from its path)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mkdocs_adapter_under_test", ROOT / "hooks/mkdocs_adapter.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 SNIPPETS_CONFIG = {"base_path": ["snippets", "includes"], "check_paths": True, "auto_append": ["abbreviations.md"]}
 
 
@@ -33,9 +43,10 @@ def small_site(tmp_path: Path) -> Path:
         shutil.copytree(ROOT / name, site / name, ignore=shutil.ignore_patterns("__pycache__"))
     (site / "diagrams").mkdir()
     write_snippets(site, {
-        "snippets/demo/hello.py": "x = 1 + 1\nprint(x)  # 2\n",
+        "snippets/demo/hello.py": "# --8<-- [start:main]\nx = 1 + 1\nprint(x)  # 2\n# --8<-- [end:main]\n",
         "docs/index.md": "# Home\n\nSee [the second part](other.md#second-part).\n",
-        "docs/other.md": '# Other page\n\n```python\n--8<-- "demo/hello.py"\n```\n\n## Second part\n\nA leaf.\n',
+        "docs/other.md": '# Other page\n\n```python\n--8<-- "demo/hello.py:main"\n```\n\n## Second part\n\nA leaf.\n',
+        "docs/third.md": "# Third\n",
     })
     return site
 
@@ -55,7 +66,7 @@ def mark_kept_pages(site: Path) -> int:
     marked = 0
     for path in (site / PAGE_HTML_CACHE).glob("*.pickle"):
         kept = pickle.loads(path.read_bytes())
-        kept.content = kept.content.replace("</h1>", "</h1><p>KEPT-PAGE</p>", 1)
+        kept.content = kept.content.replace("</h1>", "</h1><p>KEPT-PAGE</p>", 1)  # every page has a title
         path.write_bytes(pickle.dumps(kept))
         marked += 1
     return marked
@@ -71,6 +82,9 @@ CHANGES = {  # what a page depends on -> an edit of it, and the pages it must co
     "the page's Markdown": ("docs/other.md", "A leaf.", "A leaf, again.", {"other"}),
     "an included snippet": ("snippets/demo/hello.py", "x = 1 + 1", "x = 2 + 0", {"other"}),
     "the auto-appended file": ("includes/abbreviations.md", "*[leaf]: A tensor", "*[leaf]: One tensor", {"", "other"}),
+    "a line of an included file outside the section included": (  # the reading time counts the whole file
+        "snippets/demo/hello.py", "# --8<-- [end:main]\n", "# --8<-- [end:main]\ny = x * 2\n", {"other"}),
+    "a file's inclusion": ("mkdocs.yml", "strict: true", "strict: true\nexclude_docs: third.md", {"", "other"}),
     "a Markdown option": ("mkdocs.yml", "permalink: true", "permalink: true\n      toc_depth: 6", {"", "other"}),
 }
 
@@ -79,13 +93,13 @@ def test_a_warm_build_reuses_every_page_and_writes_the_same_bytes(small_site):
     first = build(small_site)
     assert first.returncode == 0, first.stderr[-3000:]
     cold = built(small_site)
-    assert len(list((small_site / PAGE_HTML_CACHE).glob("*.pickle"))) == 2
+    assert len(list((small_site / PAGE_HTML_CACHE).glob("*.pickle"))) == 3
     warm = build(small_site, "again")
     assert warm.returncode == 0, warm.stderr[-3000:]
     assert built(small_site, "again") == cold
-    assert mark_kept_pages(small_site) == 2
+    assert mark_kept_pages(small_site) == 3
     assert build(small_site).returncode == 0
-    assert all("KEPT-PAGE" in (small_site / f"out/{page}/index.html").read_text() for page in ("", "other"))
+    assert all("KEPT-PAGE" in (small_site / f"out/{page}/index.html").read_text() for page in ("", "other", "third"))
 
 
 @pytest.mark.parametrize("change", CHANGES)
@@ -105,7 +119,7 @@ def test_a_new_page_converts_every_page_again(small_site):
     """Links are resolved against the site's files: a file added may turn a broken link good."""
     assert build(small_site).returncode == 0
     mark_kept_pages(small_site)
-    (small_site / "docs/third.md").write_text("# Third\n", encoding="utf-8")
+    (small_site / "docs/fourth.md").write_text("# Fourth\n", encoding="utf-8")
     assert build(small_site).returncode == 0
     assert "KEPT-PAGE" not in (small_site / "out/index.html").read_text(encoding="utf-8")
 
@@ -124,7 +138,33 @@ def test_a_page_whose_conversion_logged_a_warning_is_not_kept_and_warns_on_every
         proc = build(small_site)
         assert proc.returncode == 1, proc.stderr[-3000:]
         assert "'index.md' contains a link 'missing.md'" in proc.stderr, proc.stderr[-3000:]
-    assert len(list((small_site / PAGE_HTML_CACHE).glob("*.pickle"))) == 1
+    assert len(list((small_site / PAGE_HTML_CACHE).glob("*.pickle"))) == 2
+
+
+def test_a_build_that_logs_less_keeps_pages_apart_from_one_that_logs_all(small_site):
+    """`mkdocs build -q` logs no warning (MkDocs does not count what it does not log): a page it
+    converted must not hide a broken link's warning from the next build."""
+    edit(small_site / "docs/index.md", "See [", "See [nothing](missing.md) and [")
+    quiet = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", "out"], cwd=small_site,
+                           capture_output=True, text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert "missing.md" not in quiet.stderr
+    proc = build(small_site)
+    assert proc.returncode == 1 and "'index.md' contains a link 'missing.md'" in proc.stderr, proc.stderr[-3000:]
+
+
+def test_a_function_named_in_the_options_counts_by_its_code():
+    stable = hook_module()._stable
+
+    def fmt(text):
+        return text.upper()
+
+    first = stable(fmt)
+
+    def fmt(text):  # the same name, other code
+        return text[::-1]
+
+    assert stable(fmt) != first and "fmt" in first
+    assert stable(object()) == stable(object())  # no address
 
 
 def test_a_broken_kept_page_is_converted_again(small_site):
