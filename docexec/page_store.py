@@ -6,7 +6,7 @@ that Markdown with every include put in by ``pymdownx.snippets`` itself (so ever
 section, nested include and auto-appended file counts, as the conversion reads them), what the
 host names the page by and says the rest depends on (the MkDocs hook: the whole snippet files the
 extension reads, the configuration, the site's files and addresses, the loggers' levels, package
-versions), and the code of this package. What it does not see: a change inside a package whose
+versions), Python's version and the code of this package. What it does not see: a change inside a package whose
 version stays the same, or in what a function named in the options calls (``make clean``).
 
 The places the Markdown extension left in the HTML (``docexec.build.Place``) are kept with it and
@@ -23,6 +23,7 @@ import contextlib
 import functools
 import hashlib
 import pickle
+import platform
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,15 +96,19 @@ class PageStore:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self.used: set[str] = set()  # file names in folder this build read or wrote
+        self.begun = False  # begin was called
         self.common: str | None = None  # what every key of this build shares (begin)
         self._snippets = None  # pymdownx.snippets' preprocessor, configured as the pages' (begin)
 
-    def begin(self, common: Iterable[str], snippets_config: dict | None) -> None:
+    def begin(self, common: Iterable[str] | None, snippets_config: dict | None) -> None:
         """Set what every page's key shares in this build: ``common`` (what the host says a page's
-        HTML depends on beyond its Markdown) and the options of ``pymdownx.snippets`` as the pages
-        are converted with them (None: it is not used; no page is kept, as what they include would
-        not be known)."""
-        self.common = _digest([code_digest(), markdown.__version__, *common])
+        HTML depends on beyond its Markdown; None: the host cannot say, and no page is kept) and the
+        options of ``pymdownx.snippets`` as the pages are converted with them (None: it is not used;
+        no page is kept, as what they include would not be known)."""
+        self.begun = True
+        if common is None:
+            return
+        self.common = _digest([code_digest(), markdown.__version__, platform.python_version(), *common])
         if snippets_config is not None:
             md = markdown.Markdown(extensions=[SNIPPETS], extension_configs={SNIPPETS: snippets_config})
             self._snippets = md.preprocessors["snippet"]

@@ -203,12 +203,14 @@ def on_pre_page(page, config, files):
 def render_kept(page, config, files, build: builds.Build) -> None:
     """``Page.render`` of a Markdown page, or what it made of the page before, kept while nothing it
     depends on changed (``docexec.page_store``); a page whose conversion logged anything (a broken
-    link, say) is not kept, so its messages come again on every build."""
+    link, say), or one an include of which changed while it was converted, is not kept, so its
+    messages come again on every build."""
     store = build.page_store
-    if store.common is None:  # the first page of this build: the files and their addresses are known
+    if not store.begun:  # the first page of this build: the files and their addresses are known
         snippets = config.mdx_configs.get(SNIPPETS, {}) if SNIPPETS in config.markdown_extensions else None
         store.begin(_page_dependencies(config, files), snippets)
-    key = store.key(page.markdown, [page.file.src_uri, page.file.url, *_sources_read(page, config, build)])
+    names = [page.file.src_uri, page.file.url, *_sources_read(page, config, build)]
+    key = store.key(page.markdown, names)
     kept = store.get(key) if key else None
     if kept is not None:
         page.content = build.attach(kept.content, kept.token, kept.places)
@@ -220,7 +222,7 @@ def render_kept(page, config, files, build: builds.Build) -> None:
         return
     with _logged() as records:
         type(page).render(page, config, files)  # the class's, not this instance's (this function)
-    if key and not records:
+    if key and not records and store.key(page.markdown, names) == key:  # no include changed meanwhile
         content, places = build.detach(page.content)
         links = None if page.links_to_anchors is None else {
             file.src_uri: dict(anchors) for file, anchors in page.links_to_anchors.items()}
@@ -236,18 +238,21 @@ def _sources_read(page, config, build: builds.Build) -> list[str]:
     return [part for file in files for part in (file, build.runner.source(file))]
 
 
-def _page_dependencies(config, files) -> list[str]:
+def _page_dependencies(config, files) -> list[str] | None:
     """What a page's HTML depends on besides its Markdown and includes: the Markdown extensions and
     their options, the validation settings, the loggers' levels (what a conversion logs, and so
     whether its page is kept), every file's address and inclusion (links are resolved and checked
     against them), the versions of MkDocs and of the packages of extensions named by module, and
-    this file."""
+    this file. None if the options cannot be written out (JSON refuses them): no page is kept."""
     named = [name for name in config.markdown_extensions if isinstance(name, str) and "." in name]
     packages = sorted({name.split(".")[0] for name in named} | {"mkdocs", "pygments"})
     versions = [f"{name} {getattr(sys.modules.get(name), '__version__', '')}" for name in packages]
     levels = [logging.getLogger(name).getEffectiveLevel() for name in ("", "mkdocs", "mkdocs.structure.pages")]
-    return [json.dumps([config.markdown_extensions, config.mdx_configs], sort_keys=True, default=_stable),
-            repr(config.validation), repr(levels),
+    try:
+        options = json.dumps([config.markdown_extensions, config.mdx_configs], sort_keys=True, default=_stable)
+    except (TypeError, ValueError):  # keys of several types, a circular value
+        return None
+    return [options, repr(config.validation), repr(levels),
             "\n".join(f"{file.src_uri}\t{file.url}\t{file.inclusion.name}" for file in files), *versions,
             hashlib.sha256(Path(__file__).read_bytes()).hexdigest()]
 
@@ -270,10 +275,11 @@ def _toc_tokens(toc) -> list[dict]:
 
 
 class _Records(logging.Handler):
-    """Keeps the records of INFO and above this thread logs (other threads' are not the page's)."""
+    """Keeps every record this thread logs, at the loggers' levels (a verbose build's DEBUG ones
+    too); other threads' are not the page's."""
 
     def __init__(self):
-        super().__init__(logging.INFO)
+        super().__init__(logging.NOTSET)
         self.thread = threading.get_ident()
         self.records: list[logging.LogRecord] = []
 
@@ -284,8 +290,8 @@ class _Records(logging.Handler):
 
 @contextmanager
 def _logged():
-    """The records of INFO and above logged meanwhile (MkDocs' loggers do not propagate to the
-    root logger: both are listened to)."""
+    """The records logged meanwhile (MkDocs' loggers do not propagate to the root logger: both are
+    listened to)."""
     handler = _Records()
     loggers = [logging.getLogger("mkdocs"), logging.getLogger()]
     for logger in loggers:

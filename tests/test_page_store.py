@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -45,7 +46,9 @@ def small_site(tmp_path: Path) -> Path:
     write_snippets(site, {
         "snippets/demo/hello.py": "# --8<-- [start:main]\nx = 1 + 1\nprint(x)  # 2\n# --8<-- [end:main]\n",
         "docs/index.md": "# Home\n\nSee [the second part](other.md#second-part).\n",
-        "docs/other.md": '# Other page\n\n```python\n--8<-- "demo/hello.py:main"\n```\n\n## Second part\n\nA leaf.\n',
+        "docs/other.md": ('# Other page\n\n```python\n--8<-- "demo/hello.py:main"\n```\n\n## Second part\n\n'
+                          'A leaf.\n\n--8<-- "note.md"\n'),
+        "includes/note.md": "A note.\n",
         "docs/third.md": "# Third\n",
     })
     return site
@@ -82,6 +85,7 @@ CHANGES = {  # what a page depends on -> an edit of it, and the pages it must co
     "the page's Markdown": ("docs/other.md", "A leaf.", "A leaf, again.", {"other"}),
     "an included snippet": ("snippets/demo/hello.py", "x = 1 + 1", "x = 2 + 0", {"other"}),
     "the auto-appended file": ("includes/abbreviations.md", "*[leaf]: A tensor", "*[leaf]: One tensor", {"", "other"}),
+    "a file included outside a fence": ("includes/note.md", "A note.", "A longer note.", {"other"}),
     "a line of an included file outside the section included": (  # the reading time counts the whole file
         "snippets/demo/hello.py", "# --8<-- [end:main]\n", "# --8<-- [end:main]\ny = x * 2\n", {"other"}),
     "a file's inclusion": ("mkdocs.yml", "strict: true", "strict: true\nexclude_docs: third.md", {"", "other"}),
@@ -126,10 +130,12 @@ def test_a_new_page_converts_every_page_again(small_site):
 
 def test_a_kept_page_still_has_its_links_to_other_pages_anchors_checked(small_site):
     assert build(small_site).returncode == 0
+    mark_kept_pages(small_site)
     edit(small_site / "docs/other.md", "## Second part", "## Part two")
     proc = build(small_site)
     assert proc.returncode == 1
     assert "'index.md' contains a link 'other.md#second-part'" in proc.stderr, proc.stderr[-3000:]
+    assert "KEPT-PAGE" in (small_site / "out/index.html").read_text(encoding="utf-8")  # the page checked was kept
 
 
 def test_a_page_whose_conversion_logged_a_warning_is_not_kept_and_warns_on_every_build(small_site):
@@ -141,13 +147,32 @@ def test_a_page_whose_conversion_logged_a_warning_is_not_kept_and_warns_on_every
     assert len(list((small_site / PAGE_HTML_CACHE).glob("*.pickle"))) == 2
 
 
+def test_a_page_whose_include_changed_while_it_was_converted_is_not_kept(small_site):
+    """The key is made before the conversion reads the includes: an edit in between would keep the
+    new HTML under the old file's key (a Markdown extension makes the edit, as an editor might)."""
+    (small_site / "edit_during.py").write_text(
+        "from pathlib import Path\nfrom markdown import Extension\nfrom markdown.preprocessors import Preprocessor\n\n"
+        "class Edit(Preprocessor):\n    def run(self, lines):\n        note = Path('includes/note.md')\n"
+        "        if 'A leaf.' in lines and 'early' not in note.read_text():\n"
+        "            note.write_text('A note written early.\\n')\n        return lines\n\n"
+        "class EditExtension(Extension):\n    def extendMarkdown(self, md):\n"
+        "        md.preprocessors.register(Edit(md), 'edit_during', 40)\n\n"
+        "def makeExtension(**kwargs):\n    return EditExtension(**kwargs)\n", encoding="utf-8")
+    edit(small_site / "mkdocs.yml", "markdown_extensions:\n", "markdown_extensions:\n  - edit_during\n")
+    proc = build(small_site)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "written early" in (small_site / "out/other/index.html").read_text(encoding="utf-8")
+    assert len(list((small_site / PAGE_HTML_CACHE).glob("*.pickle"))) == 2  # index and third, not other
+
+
 def test_a_build_that_logs_less_keeps_pages_apart_from_one_that_logs_all(small_site):
     """`mkdocs build -q` logs no warning (MkDocs does not count what it does not log): a page it
     converted must not hide a broken link's warning from the next build."""
     edit(small_site / "docs/index.md", "See [", "See [nothing](missing.md) and [")
     quiet = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", "out"], cwd=small_site,
                            capture_output=True, text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert "missing.md" not in quiet.stderr
+    assert quiet.returncode == 0 and "missing.md" not in quiet.stderr, quiet.stderr[-3000:]
+    assert len(list((small_site / PAGE_HTML_CACHE).glob("*.pickle"))) == 3  # index.md too: it logged nothing
     proc = build(small_site)
     assert proc.returncode == 1 and "'index.md' contains a link 'missing.md'" in proc.stderr, proc.stderr[-3000:]
 
@@ -165,6 +190,16 @@ def test_a_function_named_in_the_options_counts_by_its_code():
 
     assert stable(fmt) != first and "fmt" in first
     assert stable(object()) == stable(object())  # no address
+    dependencies = hook_module()._page_dependencies  # where the options reach the key
+
+    def config(function):
+        return SimpleNamespace(markdown_extensions=["pymdownx.superfences"], validation={},
+                               mdx_configs={"pymdownx.superfences": {"custom_fences": [{"format": function}]}})
+
+    assert dependencies(config(fmt), []) != dependencies(config(lambda text: text), [])
+    assert dependencies(config(fmt), []) == dependencies(config(fmt), [])
+    mixed = SimpleNamespace(markdown_extensions=[], mdx_configs={1: {}, "a": {}}, validation={})
+    assert dependencies(mixed, []) is None  # JSON cannot sort the keys: no page is kept
 
 
 def test_a_broken_kept_page_is_converted_again(small_site):
