@@ -139,7 +139,9 @@ class End(TypedDict):
     or opened, and the paths where an import looked in vain), ``listed`` (repository folders it
     listed), ``installed`` (files of the installation it opened: path -> [size, mtime_ns]; all of
     these see ``docexec.cache``), ``addresses`` (numbers in its output that were addresses or ids
-    in its process, see ``docexec.claims.mask``) and ``dropped`` (characters of output beyond what is recorded).
+    in its process, see ``docexec.claims.mask``), ``dropped`` (characters of output beyond what is
+    recorded) and ``late`` (True: it ended after faulthandler wrote where it was, shortly before its
+    timeout; the worker reports it as a timeout).
     """
 
     status: str
@@ -152,6 +154,7 @@ class End(TypedDict):
     absent: NotRequired[list[str]]
     listed: NotRequired[list[str]]
     addresses: NotRequired[list[str]]
+    late: NotRequired[bool]
     installed: NotRequired[dict[str, list[int]]]
     dropped: NotRequired[int]
 

@@ -34,6 +34,14 @@ def test_an_endless_loop_is_stopped_at_its_timeout_with_its_line(results):
     assert results.runs[f"{FOLDER}/forever.py"].seconds < 10
 
 
+def test_a_snippet_that_ends_just_before_its_timeout_is_a_timeout_not_a_run_with_a_traceback_in_its_output(results):
+    """faulthandler writes where the snippet is 0.2 s before the worker stops it; a snippet that
+    ends in between must not pass with that text as its output."""
+    run = results.runs[f"{FOLDER}/nearly_forever.py"]
+    assert not run.ok and run.error_type == "Timeout", (run.ok, run.error_message)
+    assert "the snippet ran " in problem(results, "nearly_forever.py")
+
+
 @pytest.mark.parametrize("name, report", [
     ("sys_exit.py", "sys_exit.py:4: the snippet called sys.exit(3)"),
     ("os_exit.py", "os_exit.py:3: the interpreter exited with status 1 (os._exit or a crash)"),

@@ -267,8 +267,10 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     capture, crash_fd = _isolate(events_path, raw_path)
     crash_log = os.fdopen(crash_fd, "w")
     faulthandler.enable(file=crash_log)
+    dump_due = None  # when faulthandler writes where the snippet is, shortly before the worker stops it
     if limits.timeout:
         faulthandler.dump_traceback_later(max(0.05, limits.timeout - 0.2), file=crash_log)
+        dump_due = time.monotonic() + max(0.05, limits.timeout - 0.2)
     imports, files = _ImportRecorder(root, display), _FileRecorder()
     sys.addaudithook(files)
     adopt_orphans()
@@ -287,6 +289,8 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         sys.stderr.flush()
     end_descendants()
     faulthandler.cancel_dump_traceback_later()
+    if dump_due is not None and time.monotonic() >= dump_due:  # that text is in its output: not a run's
+        status["late"] = True
     capture.drain_raw(capture.line)
     capture.emit({"end": _finish(status, root, capture, imports, files.sorted_out(root, workdir, display))})
     os._exit(0)
