@@ -269,8 +269,8 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     faulthandler.enable(file=crash_log)
     dump_due = None  # when faulthandler writes where the snippet is, shortly before the worker stops it
     if limits.timeout:
+        dump_due = time.monotonic() + max(0.05, limits.timeout - 0.2)  # read first: the dump is never earlier
         faulthandler.dump_traceback_later(max(0.05, limits.timeout - 0.2), file=crash_log)
-        dump_due = time.monotonic() + max(0.05, limits.timeout - 0.2)
     imports, files = _ImportRecorder(root, display), _FileRecorder()
     sys.addaudithook(files)
     adopt_orphans()

@@ -412,8 +412,9 @@ class _Group:
             report["end"] = error_end("Timeout", f"the snippet ran longer than {proc.limit:g} s and was stopped",
                                       _crash_line(report), _crash_trace(raw))
         elif end is not None and end.get("late") and end["status"] == "ok":  # it ended just before its timeout
+            written = dict(report, raw="".join(event.get("o", "") for event in events) + raw)  # the dump among it
             report["end"] = error_end("Timeout", f"the snippet ran up to its time limit ({proc.limit:g} s)",
-                                      _crash_line(report), _crash_trace(raw))
+                                      _crash_line(written), _crash_trace(written["raw"]))
         elif end is None:
             report["end"] = error_end("Crash", describe_exit(wait_status), _crash_line(report), _crash_trace(raw))
         self.out.write(json.dumps(report) + "\n")
