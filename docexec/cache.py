@@ -60,11 +60,18 @@ def environment() -> str:
         torch = metadata.version("torch")
     except metadata.PackageNotFoundError:
         torch = "none"
+    return _sha(f"{FORMAT}|{torch}|{sys.version}|{source_digest()}".encode())
+
+
+@lru_cache(maxsize=1)
+def source_digest() -> str:
+    """The SHA-256 of docexec's source files (every ``.py`` under this package, by relative path),
+    read once per process: what runs, kept pages and the like are made by."""
     here = Path(__file__).resolve().parent
     machinery = hashlib.sha256()
     for path in sorted(here.rglob("*.py")):
         machinery.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return _sha(f"{FORMAT}|{torch}|{sys.version}|{machinery.hexdigest()}".encode())
+    return machinery.hexdigest()
 
 
 class RunCache:

@@ -20,7 +20,6 @@ read is converted again. A build removes the ones it did not use (``forget_unuse
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import pickle
 import platform
@@ -31,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import markdown
 
-from .cache import CACHE_DIR, remove_unused
+from .cache import CACHE_DIR, remove_unused, source_digest
 from .files import write_atomically
 
 if TYPE_CHECKING:
@@ -67,17 +66,6 @@ class ConvertedPage:
     links: dict[str, dict[str, str]] | None = None
 
 
-@functools.lru_cache(maxsize=1)
-def code_digest() -> str:
-    """The SHA-256 of this package's source files: a change to how pages are converted or places
-    are kept makes every kept page stale."""
-    digest = hashlib.sha256()
-    folder = Path(__file__).parent
-    for path in sorted(folder.rglob("*.py")):
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
 def _digest(parts: Iterable[str]) -> str:
     digest = hashlib.sha256()
     for part in parts:
@@ -108,7 +96,7 @@ class PageStore:
         self.begun = True
         if common is None:
             return
-        self.common = _digest([code_digest(), markdown.__version__, platform.python_version(), *common])
+        self.common = _digest([source_digest(), markdown.__version__, platform.python_version(), *common])
         if snippets_config is not None:
             md = markdown.Markdown(extensions=[SNIPPETS], extension_configs={SNIPPETS: snippets_config})
             self._snippets = md.preprocessors["snippet"]
