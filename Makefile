@@ -37,7 +37,7 @@ $(NODE_STAMP): package.json package-lock.json
 # install leaves that to Python, which skips it where PYTHONDONTWRITEBYTECODE is set (then every
 # build would compile docexec again: about 0.1 s). Again whenever one of their files changed.
 BYTECODE := $(VENV)/.bytecode
-$(BYTECODE): $(STAMP) $(wildcard docexec/*.py docexec/*/*.py hooks/*.py)
+$(BYTECODE): $(STAMP) $(wildcard docexec/*.py docexec/*/*.py docexec/*/*/*.py hooks/*.py)
 	@$(BIN)/python -m compileall -q docexec hooks >/dev/null
 	@touch $(BYTECODE)
 

@@ -1,31 +1,65 @@
-"""Build machinery of the autograd course: run snippets, check their claims, draw their graphs.
+"""Build machinery of the autograd course: run examples, check their claims, draw their graphs.
 
-Modules, one job each, in the order data flows through a build:
+The folders are the stages of a build, lowest first; a module imports only from its own stage and
+the stages above it in this list (``tests/test_layout.py`` checks it, and that no import goes round
+in a circle). ``docs/architecture.md`` draws the pipeline.
 
-* ``docexec.snippets``  where snippets live, their sections and ``# docexec:`` options;
-* ``docexec.protocol``  the typed records the build and the worker exchange;
-* ``docexec.worker``    the worker: imports torch once, runs each snippet in a forked process
-  (``child``: capture, prints, imports; ``pool``: slots, forks, timeouts, sub-workers);
-* ``docexec.execute``   starts the worker and turns its reports into ``RunResult`` records;
-* ``docexec.cache``     the run cache, keyed on everything a run read;
-* ``docexec.runner``    the run scheduler: start, wait, cancel (a future per snippet);
-* ``docexec.results``   a read-only view of a build's runs: outputs by include, problems, graphs;
-* ``docexec.claims``    reads, checks and rewrites the output claims written in snippet comments;
-* ``docexec.graph``     the autograd graph as DOT text (shown on chapter 01, run in the worker);
-* ``docexec.figures``   committed DOT files kept in step with the runs, drawn as SVG per build;
-* ``docexec.includes``  a page read once into include, fence and diagram records;
-* ``docexec.render``    what an include shows (output block, figures, the note under the title);
-* ``docexec.build``     one build's state: pages, places left in them, the checks, the filling;
-* ``docexec.markdown_ext``  the Python-Markdown extension: every host runs it, and with it every check;
-* ``docexec.notebooks`` a chapter as a Jupyter notebook, from the same records;
-* ``docexec.files``     writing files atomically;
-* ``docexec.sideenv``   a side environment with another PyTorch under ``.cache/drift/``;
-* ``docexec.drift``     the runs on two PyTorch versions compared, the report and the record ``drift.json``;
-* ``docexec.drift_page``  what readers see of the record: the notes under outputs and the page;
-* ``docexec.upgrade``   moving the pin to another PyTorch (``make upgrade``);
-* ``docexec.cli``       ``python -m docexec check|fix|notebooks|drift|upgrade``.
+``core``: what every stage shares
+  * ``docexec.core.problems``  the one error shape: ``path:line: reason``;
+  * ``docexec.core.files``     files written atomically, unused cache files removed;
+  * ``docexec.core.compat``    every private API of MkDocs, nbconvert and CPython used, in one place,
+    with the versions it was written for checked at start-up.
+
+``source``: reading examples and pages
+  * ``docexec.source.snippets``  where examples live, their sections and ``# docexec:`` options;
+  * ``docexec.source.claims``    output claims in comments: read, checked, rewritten;
+  * ``docexec.source.includes``  a page read once into include, fence and diagram records;
+  * ``docexec.source.config``    ``mkdocs.yml`` as docexec reads it (include folders, site address).
+
+``graphs``: autograd graphs and their figures
+  * ``docexec.graphs.graph``    the autograd graph as DOT text (shown on chapter 01, run in the worker);
+  * ``docexec.graphs.teach``    teaching facts drawn on a figure, and the key to the figures;
+  * ``docexec.graphs.figures``  committed DOT files kept in step with the runs, drawn as SVG.
+
+``run``: running examples
+  * ``docexec.run.protocol``  the typed records the build and the worker exchange;
+  * ``docexec.run.worker``    the worker: imports torch once, forks one process per example
+    (``child``: the example's process; ``pool``: slots, forks, timeouts; ``record``: what autograd did);
+  * ``docexec.run.execute``   starts the worker and turns its reports into ``RunResult`` records;
+  * ``docexec.run.cache``     the run cache, keyed on everything a run read;
+  * ``docexec.run.runner``    the run scheduler: start, wait, cancel (a future per example);
+  * ``docexec.run.results``   a read-only view of a build's runs: outputs by include, problems, graphs.
+
+``versions``: the next PyTorch
+  * ``docexec.versions.sideenv``  a side environment with another PyTorch under ``.cache/drift/``;
+  * ``docexec.versions.drift``    the runs on two PyTorch versions compared, and the record ``drift.json``.
+
+``pages``: what a page shows
+  * ``docexec.pages.render``      an include's output block and figures, as HTML;
+  * ``docexec.pages.drift_page``  the notes under outputs that the next PyTorch changes, and their page;
+  * ``docexec.pages.places``      what a place left in a page's HTML stands for;
+  * ``docexec.pages.page_store``  pages' HTML kept between builds;
+  * ``docexec.pages.expand``      a page's Markdown with includes and outputs put in (for tests and tools).
+
+``notebooks``: a chapter as a notebook
+  * ``docexec.notebooks.chapter``        the chapter notebook and its Colab copy, from the page record;
+  * ``docexec.notebooks.notebook_html``  a notebook's page, as mkdocs-jupyter shows one, in a process of its own;
+  * ``docexec.notebooks.notebook_jobs``  a build's notebooks, made in the background.
+
+``host``: what a site host runs
+  * ``docexec.host.build``         one build's state: pages, places, checks, filling;
+  * ``docexec.host.markdown_ext``  the Python-Markdown extension: every host runs it, and with it every check.
+
+``tasks``: the commands' work
+  * ``docexec.tasks.check``         ``make check``;
+  * ``docexec.tasks.fix``           ``make fix``: claims, DOT files and Colab notebooks rewritten;
+  * ``docexec.tasks.export``        ``make notebooks``;
+  * ``docexec.tasks.drift_report``  ``make drift``;
+  * ``docexec.tasks.upgrade``       ``make upgrade``.
+
+``docexec.cli``: ``python -m docexec check|fix|notebooks|drift|upgrade``: parses arguments, prints.
 
 Nothing here imports MkDocs; ``hooks/mkdocs_adapter.py`` is the only MkDocs-specific file.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -1,7 +1,7 @@
 import sys
 
-from .cli import main
-from .execute import ExecutionError
+from docexec.cli import main
+from docexec.run.execute import ExecutionError
 
 try:
     status = main()

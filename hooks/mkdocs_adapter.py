@@ -1,21 +1,21 @@
 """The MkDocs adapter: the only file of this project that imports MkDocs (ProperDocs runs it too).
 
-The Markdown extension ``docexec.markdown_ext`` keeps every promise on its own (it runs, checks and
+The Markdown extension ``docexec.host.markdown_ext`` keeps every promise on its own (it runs, checks and
 fills in on any host); this hook makes a build faster and friendlier under MkDocs:
 
 * ``on_config``: the worker starts while MkDocs loads its plugins (its torch import overlaps them),
   and the extension is told to ``defer``: leave its places and let this hook check and fill them.
-* ``on_pre_build``: a new build begins (``docexec.build.begin``): cached results are looked up,
+* ``on_pre_build``: a new build begins (``docexec.host.build.begin``): cached results are looked up,
   the rest run in the background while MkDocs converts the pages.
 * ``on_files``: every page is read once (``Build.page``); a bad include or diagram stops the build
   here, with ``docs/<page>.md:<line>`` or the diagram's file; each chapter's notebook is added
   (notebooks whose snippets wait for a slow import last), and with a drift record the page "What
-  changes in PyTorch <version>" (``docexec.drift_page``), at the end of the nav.
-  The notebooks are then made in the background (``docexec.notebook_jobs``), each once its
+  changes in PyTorch <version>" (``docexec.pages.drift_page``), at the end of the nav.
+  The notebooks are then made in the background (``docexec.notebooks.notebook_jobs``), each once its
   chapter's snippets are in, and converted by a process of their own while MkDocs converts the
-  Markdown pages (``docexec.notebook_html``: only when a notebook's bytes changed).
+  Markdown pages (``docexec.notebooks.notebook_html``: only when a notebook's bytes changed).
 * ``on_pre_page`` of a Markdown page: ``render_kept`` converts it, or reuses its HTML from an
-  earlier build while nothing it depends on changed (``docexec.page_store``).
+  earlier build while nothing it depends on changed (``docexec.pages.page_store``).
 * ``on_pre_page`` of a notebook page: waits for its notebook; the page shows it as mkdocs-jupyter
   does, its figures inline (put in when it was converted); ``on_page_content`` puts a link back to
   the chapter and a download button on its page; ``on_post_page`` puts the notebook next to it.
@@ -50,19 +50,21 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from docexec import build as builds
-from docexec import drift_page, render
-from docexec.execute import ExecutionError
-from docexec.figures import GraphvizError
-from docexec.includes import include_folders
-from docexec.notebook_html import STYLESHEET_LINK, NotebookError
-from docexec.notebook_jobs import NotebookJobs
-from docexec.notebooks import colab_url, title_of
-from docexec.page_store import ConvertedPage
-from docexec.results import UnknownTargetError
+from docexec.core import compat
+from docexec.graphs.figures import GraphvizError
+from docexec.host import build as builds
+from docexec.notebooks.chapter import colab_url, title_of
+from docexec.notebooks.notebook_html import STYLESHEET_LINK, NotebookError
+from docexec.notebooks.notebook_jobs import NotebookJobs
+from docexec.pages import drift_page, render
+from docexec.pages.page_store import ConvertedPage
+from docexec.pages.places import Place
+from docexec.run.execute import ExecutionError
+from docexec.run.results import UnknownTargetError
+from docexec.source.includes import include_folders
 
 log = get_plugin_logger("docexec")
-EXTENSION = "docexec.markdown_ext"
+EXTENSION = "docexec.host.markdown_ext"
 SNIPPETS = "pymdownx.snippets"
 NOTEBOOKS = "notebooks"  # site folder of the generated chapter notebooks (shown as mkdocs-jupyter shows them)
 NOTEBOOK_CACHE = ".cache/docexec/notebooks"  # where they are written: outside every watched folder
@@ -96,6 +98,9 @@ def _build(config) -> builds.Build:
 def on_config(config):
     """Point the Markdown extension at this repository, make it defer, start the worker early, and
     make the build date reproducible."""
+    host = type(config).__module__.split(".")[0]  # mkdocs, or properdocs (its fork)
+    if host in compat.WRITTEN_FOR and compat.version_problem(host):
+        raise Abort(compat.version_problem(host))
     if EXTENSION not in config.markdown_extensions:
         raise Abort(f"mkdocs.yml: the hook needs the Markdown extension {EXTENSION} under markdown_extensions")
     root = _root(config)
@@ -135,7 +140,7 @@ def on_pre_build(config):
         build = builds.begin(_root(config), _folder(config), _include_paths(config), Path(config.docs_dir).name,
                              start=False)  # on_files starts the run, knowing the chapters' order
         build.drawings.program  # noqa: B018 - looked up once per build: a server notices Graphviz installed
-    if build.drift_problem is not None:  # reported, not failed: see docexec.drift_page
+    if build.drift_problem is not None:  # reported, not failed: see docexec.pages.drift_page
         log.info(str(build.drift_problem))
 
 
@@ -192,17 +197,17 @@ def on_pre_page(page, config, files):
     page, ``render_kept`` in its place."""
     build = _build(config)
     if page.file.src_uri not in build.notebooks:
-        page.render = lambda config, files: render_kept(page, config, files, build)  # in place of Page.render
+        compat.render_page_with(page, lambda config, files: render_kept(page, config, files, build))
         return page
     with _aborting():
         build.notebook_jobs.written(page.file.src_uri)
-    page.render = lambda *_: render_notebook(page, build)  # in place of Page.render(config, files)
+    compat.render_page_with(page, lambda *_: render_notebook(page, build))
     return page
 
 
 def render_kept(page, config, files, build: builds.Build) -> None:
     """``Page.render`` of a Markdown page, or what it made of the page before, kept while nothing it
-    depends on changed (``docexec.page_store``); a page whose conversion logged anything (a broken
+    depends on changed (``docexec.pages.page_store``); a page whose conversion logged anything (a broken
     link, say), or one an include of which changed while it was converted, is not kept, so its
     messages come again on every build."""
     store = build.page_store
@@ -215,19 +220,19 @@ def render_kept(page, config, files, build: builds.Build) -> None:
     if kept is not None:
         page.content = build.attach(kept.content, kept.token, kept.places)
         page.toc = get_toc(kept.toc_tokens)
-        page._title_from_render = kept.title  # what Page.render sets (MkDocs 1.6)
+        compat.set_page_title(page, kept.title)
         page.present_anchor_ids = set(kept.anchors)
         if kept.links is not None:
             page.links_to_anchors = {files.get_file_from_path(path): links for path, links in kept.links.items()}
         return
     with _logged() as records:
-        type(page).render(page, config, files)  # the class's, not this instance's (this function)
+        compat.render_page_as_usual(page, config, files)
     if key and not records and store.key(page.markdown, names) == key:  # no include changed meanwhile
         content, places = build.detach(page.content)
         links = None if page.links_to_anchors is None else {
             file.src_uri: dict(anchors) for file, anchors in page.links_to_anchors.items()}
         store.put(key, ConvertedPage(content, build.token, places, _toc_tokens(page.toc),
-                                     page._title_from_render, set(page.present_anchor_ids or ()), links))
+                                     compat.page_title(page), set(page.present_anchor_ids or ()), links))
 
 
 def _sources_read(page, config, build: builds.Build) -> list[str]:
@@ -305,7 +310,7 @@ def _logged():
 
 def render_notebook(page, build: builds.Build) -> None:
     """What ``Page.render`` makes of a chapter notebook: its HTML, table of contents and title, as
-    mkdocs-jupyter makes them (``docexec.notebook_html``), once converted."""
+    mkdocs-jupyter makes them (``docexec.notebooks.notebook_html``), once converted."""
     with _aborting():
         html = build.notebook_jobs.html(page.file.src_uri)
     sheet = _href(page, posixpath.join(NOTEBOOKS, html.stylesheet))  # put there by on_post_page
@@ -324,7 +329,7 @@ def _href(page, target: str) -> str:
 
 def on_page_content(html, page, config, files):
     """On a chapter notebook's page: a link back to the chapter and a download button on top (its
-    figures are inline already: ``docexec.notebook_html.inline_figures``)."""
+    figures are inline already: ``docexec.notebooks.notebook_html.inline_figures``)."""
     build = _build(config)
     record = build.notebooks.get(page.file.src_uri)
     if record is None:
@@ -337,7 +342,7 @@ def on_page_content(html, page, config, files):
     # What follows the title is put in by on_post_page (the search plugin skips these pages); the
     # title stays, or the theme would add one of its own.
     title = content.find("</h1>") + len("</h1>") if "</h1>" in content else 0
-    return content[:title] + build.place(builds.Place(html=content[title:]))
+    return content[:title] + build.place(Place(html=content[title:]))
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -449,7 +454,7 @@ def on_serve(server, config, builder):
         else:
             _keep_copy(site, kept)
 
-    server.builder = rebuild
+    compat.replace_builder(server, rebuild)
     return server
 
 

@@ -36,7 +36,7 @@ def _config() -> dict:
 
 def snippet_base_paths() -> list[str]:
     """The folders pages include files from (``pymdownx.snippets``' ``base_path`` in mkdocs.yml)."""
-    from docexec.cli import include_paths
+    from docexec.source.config import include_paths
 
     return include_paths(ROOT)
 
@@ -67,7 +67,7 @@ def site_copy(tmp_path: Path) -> Path:
 def run_all(root: Path, folder: str = "snippets", paths: list[str] | None = None, **options):
     """Run ``paths`` (default: every snippet under ``folder``) with a new ``Runner`` and return the
     complete ``Results``."""
-    from docexec.runner import Runner
+    from docexec.run.runner import Runner
 
     runner = Runner(root, folder, **options)
     runner.start(paths)

@@ -109,7 +109,7 @@ def prose_blocks(page_html: str) -> tuple[list[str], str]:
 
 def source_html(markdown_text: str) -> str:
     """A page's Markdown as Python-Markdown renders it with the site's extensions (mkdocs.yml) but
-    without includes or outputs (``pymdownx.snippets``, ``docexec.markdown_ext``): the prose the
+    without includes or outputs (``pymdownx.snippets``, ``docexec.host.markdown_ext``): the prose the
     author wrote, which the built page must show whole. A line that ``pymdownx.snippets`` reads
     as an escaped marker (``;--8<--``, its own regular expressions) reads as the page shows it,
     without its ``;``."""
@@ -125,7 +125,7 @@ def source_html(markdown_text: str) -> str:
                 return line[: match.start("escape")] + line[match.start("escape") + 1:]
         return line
 
-    extensions, configs = markdown_extensions(skip=("pymdownx.snippets", "docexec.markdown_ext"))
+    extensions, configs = markdown_extensions(skip=("pymdownx.snippets", "docexec.host.markdown_ext"))
     extensions += ["tables"]  # MkDocs adds toc, tables and fenced_code to every site's extensions
     converter = markdown.Markdown(extensions=extensions, extension_configs=configs)
     return converter.convert("\n".join(unescaped(line) for line in markdown_text.split("\n")))

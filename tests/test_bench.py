@@ -43,7 +43,7 @@ def test_markdown_exec_site_executes_every_example_and_base_runs_nothing(bench, 
         assert "hooks" not in config and config["strict"] is False
         assert names(config["plugins"]) == plugins
         extensions = names(config["markdown_extensions"])
-        assert "docexec.markdown_ext" not in extensions and "pymdownx.snippets" in extensions
+        assert "docexec.host.markdown_ext" not in extensions and "pymdownx.snippets" in extensions
         assert not list(side.folder.rglob("*.pth"))
     assert sites.example == Path("snippets/computational-graph/opt_in.py")
     assert sites.url == "/01-computational-graph/"
@@ -93,7 +93,7 @@ def test_ratios_are_taken_within_each_round_and_checked_against_targets(bench):
 def test_the_recording_cost_runs_exactly_the_examples_that_ask_for_a_recorded_figure(bench):
     from recording_cost import recorded_examples
 
-    from docexec.snippets import discover, read_source
+    from docexec.source.snippets import discover, read_source
 
     asked = recorded_examples(ROOT)
     assert len(asked) >= 10 and all(given["figure"] for given in asked.values())

@@ -31,7 +31,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from docexec.snippets import included_text, read_source
+from docexec.source.snippets import included_text, read_source
 
 from .conftest import ROOT
 

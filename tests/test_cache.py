@@ -10,8 +10,9 @@ import textwrap
 
 import pytest
 
-from docexec import cache, figures
-from docexec.runner import Runner
+from docexec.graphs import figures
+from docexec.run import cache
+from docexec.run.runner import Runner
 
 from .conftest import ROOT, run_all, write_snippets
 
@@ -94,7 +95,7 @@ def test_a_warm_build_imports_no_torch(tmp_path):
         import sys
         from mkdocs.commands.build import build
         from mkdocs.config import load_config
-        from docexec.build import runner_for
+        from docexec.host.build import runner_for
         build(load_config("mkdocs.yml", site_dir=sys.argv[1]))
         print("torch" in sys.modules, len(runner_for(".").executed))
         """)
@@ -295,7 +296,7 @@ def test_a_write_that_fails_names_the_file_and_leaves_it_and_no_temporary_file(t
     names the file being replaced, which keeps its old bytes."""
     target = tmp_path / "page.json"
     target.write_text("old", encoding="utf-8")
-    script = ("import resource, signal, sys\nfrom docexec.files import write_atomically\n"
+    script = ("import resource, signal, sys\nfrom docexec.core.files import write_atomically\n"
               "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\nresource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))\n"
               "try:\n    write_atomically(sys.argv[1], 'x' * 1000)\n"
               "except OSError as error:\n    print(error.filename, error.strerror)\n")
@@ -305,7 +306,7 @@ def test_a_write_that_fails_names_the_file_and_leaves_it_and_no_temporary_file(t
 
 
 def test_a_file_where_the_folder_should_be_is_the_file_named(tmp_path):
-    from docexec.files import write_atomically
+    from docexec.core.files import write_atomically
 
     (tmp_path / "notebooks").write_text("in the way", encoding="utf-8")
     with pytest.raises(FileExistsError) as caught:

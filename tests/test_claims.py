@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from docexec import claims
-from docexec.snippets import long_lines
+from docexec.source import claims
+from docexec.source.snippets import long_lines
 
 
 def src(text: str) -> str:

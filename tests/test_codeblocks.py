@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from docexec.pages import expand
-from docexec.runner import Runner
+from docexec.pages.expand import expand
+from docexec.run.runner import Runner
 
 from .conftest import ROOT, snippet_base_paths
 

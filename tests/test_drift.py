@@ -20,7 +20,9 @@ from pathlib import Path
 import markdown
 import pytest
 
-from docexec import drift, figures, sideenv, upgrade
+from docexec.graphs import figures
+from docexec.tasks import upgrade
+from docexec.versions import drift, sideenv
 
 from .conftest import PIN, ROOT, run_all, write_snippets
 
@@ -91,7 +93,7 @@ PAGES = {
               base_path: [snippets]
               check_paths: true
               dedent_subsections: true
-          - docexec.markdown_ext:
+          - docexec.host.markdown_ext:
               base_path: snippets
         plugins:
           - search
@@ -258,9 +260,9 @@ def test_the_extension_alone_reports_a_stale_record_too(repo, recorded, tmp_path
     """Hosts that run no hook (Zensical) get the same line from the Markdown extension."""
     copy = copy_repo(repo, tmp_path / "copy")
     (copy / "snippets/ch/new.py").write_text("print(3)  # 3\n", encoding="utf-8")
-    md = markdown.Markdown(extensions=["pymdownx.superfences", "pymdownx.snippets", "docexec.markdown_ext"],
+    md = markdown.Markdown(extensions=["pymdownx.superfences", "pymdownx.snippets", "docexec.host.markdown_ext"],
                            extension_configs={"pymdownx.snippets": {"base_path": [str(copy / "snippets")]},
-                                              "docexec.markdown_ext": {"root": str(copy), "on_problems": "raise"}})
+                                              "docexec.host.markdown_ext": {"root": str(copy), "on_problems": "raise"}})
     html = md.convert('# T\n\n```python\n--8<-- "ch/node_name.py"\n```\n')
     assert "ExpBackward0" in html and "docexec-drift" not in html
     assert "docexec: drift.json: not shown: snippets/ch/new.py changed since it was recorded" in capfd.readouterr().err

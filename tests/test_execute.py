@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from docexec import claims
-from docexec.execute import run_snippets
-from docexec.results import Results
-from docexec.runner import Runner
+from docexec.run.execute import run_snippets
+from docexec.run.results import Results
+from docexec.run.runner import Runner
+from docexec.source import claims
 
 from .conftest import ROOT, run_all, write_snippets
 
@@ -228,10 +228,10 @@ def test_a_sub_worker_that_dies_is_reported_for_each_of_its_snippets(grouped):
 
 
 def test_the_extension_starts_the_worker_early_once_and_never_after_a_run(tmp_path):
-    from docexec.markdown_ext import SnippetOutputExtension
+    from docexec.host.markdown_ext import SnippetOutputExtension
 
     write_snippets(tmp_path, {"snippets/c/one.py": "print(1)  # 1\n"})
-    from docexec import build
+    from docexec.host import build
 
     runner = Runner(tmp_path, cache=False)
     build._RUNNERS[(tmp_path.resolve(), "snippets")] = runner
@@ -259,7 +259,7 @@ def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path
     must get that slot back and run its own snippet, not wait for it forever."""
     import threading
 
-    from docexec.execute import start_worker
+    from docexec.run.execute import start_worker
 
     paths = write_snippets(tmp_path, {
         "snippets/k/after.py": 'print("ran after")  # ran after\n',
@@ -299,7 +299,7 @@ def test_a_worker_killed_by_its_snippet_leaves_no_sub_worker_waiting_for_a_slot(
     keep the build's end of the result pipe open, and the build would wait for ever."""
     import threading
 
-    from docexec.execute import start_worker
+    from docexec.run.execute import start_worker
 
     paths = write_snippets(tmp_path, {
         "snippets/k/kills_the_worker.py": """
@@ -432,7 +432,7 @@ def test_ctrl_c_stops_the_worker_and_every_snippet_it_runs(tmp_path):
     import threading
     import time
 
-    from docexec.execute import start_worker
+    from docexec.run.execute import start_worker
 
     pids = {name: tmp_path / f"{name}.pid" for name in ("a", "b")}
     sleeper = "import os, time\nopen({!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)\n"
@@ -472,7 +472,7 @@ def test_a_build_started_with_sigint_ignored_keeps_its_worker_through_sigint(tmp
     import threading
     import time
 
-    from docexec.execute import start_worker
+    from docexec.run.execute import start_worker
 
     started = tmp_path / "started"
     paths = write_snippets(tmp_path, {
@@ -506,7 +506,7 @@ def test_the_worker_wakes_when_a_child_ends_not_at_its_next_look():
     import os
     import time
 
-    from docexec.worker import pool
+    from docexec.run.worker import pool
 
     pid = os.fork()
     if pid == 0:
@@ -564,6 +564,6 @@ def test_a_first_use_of_torch_func_shows_what_it_warns_even_after_the_worker_imp
     run = run_all(tmp_path, cache=False).runs["snippets/first_use.py"]
     assert run.ok and run.output.count("Warning") == alone.stderr.count("Warning")
     monkeypatch.delenv("PYTHONWARNINGS")
-    silent = subprocess.run([sys.executable, "-c", "from docexec.worker import pool; print(pool._warm_imports())"],
+    silent = subprocess.run([sys.executable, "-c", "from docexec.run.worker import pool; print(pool._warm_imports())"],
                             cwd=ROOT, capture_output=True, text=True, check=True)
     assert silent.stdout == "True\n"  # under the default filters: the worker keeps them

@@ -2,7 +2,7 @@
 
 import pytest
 
-from docexec import figures
+from docexec.graphs import figures
 
 
 def test_dot_is_looked_up_once_per_build(monkeypatch, tmp_path):

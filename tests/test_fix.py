@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from docexec.cli import fix
-from docexec.runner import Runner
+from docexec.run.runner import Runner
+from docexec.tasks.fix import fix
 
 from .conftest import run_all, write_snippets
 

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from docexec import graph
+from docexec.graphs import graph
 
 from .conftest import ROOT
 from .graph_cases import CASES
@@ -98,14 +98,15 @@ def test_direction_ends_on_a_graph_with_a_cycle():
 
 
 def test_the_source_shown_on_chapter_01_fits_80_columns():
-    from docexec.snippets import included_text, long_lines
+    from docexec.source.snippets import included_text, long_lines
 
-    shown = included_text((ROOT / "docexec/graph.py").read_text(encoding="utf-8"), "to_dot")
-    assert long_lines("docexec/graph.py", shown) == []
+    shown = included_text((ROOT / "docexec/graphs/graph.py").read_text(encoding="utf-8"), "to_dot")
+    assert long_lines("docexec/graphs/graph.py", shown) == []
 
 
 def test_same_snippet_drawn_in_two_processes_gives_identical_bytes():
-    code = "import tests.graph_cases as c, docexec.graph as g; print(''.join(g.to_dot(f()) for f in c.CASES), end='')"
+    code = ("import tests.graph_cases as c, docexec.graphs.graph as g; "
+            "print(''.join(g.to_dot(f()) for f in c.CASES), end='')")
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")]
     assert runs[0] == runs[1] and runs[0].count("digraph autograd {") == len(CASES)

@@ -10,8 +10,8 @@ import shutil
 
 import pytest
 
-from docexec.results import Results
-from docexec.runner import Runner
+from docexec.run.results import Results
+from docexec.run.runner import Runner
 
 from .conftest import ROOT, run_all
 
@@ -69,8 +69,8 @@ def test_ten_megabytes_of_output_are_cut_on_the_page_and_in_the_notebook_alike(r
     shown = results.output("big_output.py")
     assert len(shown) < 25_000
     assert shown.endswith("[… output cut here: 9,980,005 more characters, 2 more lines]")
-    from docexec.includes import Fence, Include
-    from docexec.render import include_output
+    from docexec.pages.render import include_output
+    from docexec.source.includes import Fence, Include
 
     fence = Fence(0, 2, "", (Include(2, "big_output.py", f"{FOLDER}/big_output.py", None),), True)
     (_, pieces), = include_output(results, fence).cells  # what a notebook cell gets
@@ -101,7 +101,7 @@ def test_a_deleted_definition_fails_the_next_run_in_the_same_process(tmp_path):
 
 
 def test_options_are_read_in_a_file_whose_lines_end_in_carriage_returns():
-    from docexec.snippets import OptionsError, options
+    from docexec.source.snippets import OptionsError, options
 
     assert options("x = 1\r# docexec: timeout=5\rprint(x)  # 1\r") == {"timeout": 5.0}
     with pytest.raises(OptionsError) as bad:
@@ -124,7 +124,7 @@ def test_an_option_line_inside_a_string_is_text_not_an_option(tmp_path):
 ])
 def test_every_way_a_string_goes_on_over_a_line_break_hides_an_option_line(source):
     """The tokenizer is asked only where a string can go on over a line break: each way is seen."""
-    from docexec.snippets import options
+    from docexec.source.snippets import options
 
     assert options(source) == {}
     assert options(source + "# docexec: timeout=5\n") == {"timeout": 5.0}

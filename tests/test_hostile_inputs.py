@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from docexec.runner import Runner
+from docexec.run.runner import Runner
 
 from .conftest import ROOT, run_all
 from .test_execute import assert_ends
@@ -179,7 +179,7 @@ def test_a_build_killed_by_sigterm_leaves_no_worker_and_no_snippet_running(tmp_p
     (tmp_path / "snippets/s/sleeps.py").write_text(
         f"# docexec: timeout=300\nimport os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
         "time.sleep(200)\n")
-    build = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom docexec.runner import Runner\n"
+    build = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom docexec.run.runner import Runner\n"
                               "Runner(sys.argv[1], cache=False).start()\ntime.sleep(300)\n", str(tmp_path)],
                              cwd=ROOT)
     deadline = time.monotonic() + 60
@@ -240,7 +240,7 @@ def test_bad_diagrams_and_includes_are_named(tmp_path, edit, expected):
 
 
 def test_dot_that_takes_too_long_is_stopped_with_a_clear_message(tmp_path, monkeypatch):
-    from docexec import figures
+    from docexec.graphs import figures
 
     slow = tmp_path / "bin" / "dot"
     slow.parent.mkdir()

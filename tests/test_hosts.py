@@ -1,6 +1,6 @@
 """The promises hold on every host that runs Markdown extensions: MkDocs, ProperDocs and Zensical.
 
-The Markdown extension ``docexec.markdown_ext`` runs, checks and fills in on its own; the MkDocs hook
+The Markdown extension ``docexec.host.markdown_ext`` runs, checks and fills in on its own; the MkDocs hook
 (which ProperDocs runs too, and Zensical ignores) only makes builds faster. Each host builds the
 site, and fails on a claim that does not hold, a snippet that raises, a snippet line longer than the
 limit, a stale committed DOT file and an include of a missing file, each with its ``file:line: reason``

@@ -8,8 +8,8 @@ import re
 import markdown
 import pytest
 
-from docexec import build as builds
-from docexec import figures
+from docexec.graphs import figures
+from docexec.host import build as builds
 
 from .conftest import run_all, write_snippets
 
@@ -60,10 +60,10 @@ def on_disk(repo, name: str, page: str):
 
 def convert(root, text: str) -> str:
     md = markdown.Markdown(extensions=["admonition", "pymdownx.superfences", "pymdownx.snippets",
-                                       "docexec.markdown_ext"],
+                                       "docexec.host.markdown_ext"],
                            extension_configs={"pymdownx.snippets": {"base_path": [str(root / "snippets"),
                                                                                   str(root / "other")]},
-                                              "docexec.markdown_ext": {"root": str(root), "on_problems": "raise"}})
+                                              "docexec.host.markdown_ext": {"root": str(root), "on_problems": "raise"}})
     return md.convert(text)
 
 
@@ -84,9 +84,9 @@ def test_output_follows_the_include_inside_a_raw_html_block_and_no_marker_is_lef
 def test_output_placeholders_skip_the_inline_patterns_but_the_prose_does_not(repo):
     """The paragraph that holds an output's placeholder is an AtomicString (inline patterns have
     nothing to find in it); the page's own paragraphs are still processed."""
-    md = markdown.Markdown(extensions=["pymdownx.superfences", "pymdownx.snippets", "docexec.markdown_ext"],
+    md = markdown.Markdown(extensions=["pymdownx.superfences", "pymdownx.snippets", "docexec.host.markdown_ext"],
                            extension_configs={"pymdownx.snippets": {"base_path": [str(repo / "snippets")]},
-                                              "docexec.markdown_ext": {"root": str(repo), "on_problems": "raise"}})
+                                              "docexec.host.markdown_ext": {"root": str(repo), "on_problems": "raise"}})
     seen = []
     md.treeprocessors.register(type("Spy", (markdown.treeprocessors.Treeprocessor,), {
         "run": lambda self, root: seen.extend((p.text, type(p.text).__name__) for p in root.iter("p"))})(md), "spy", 21)
@@ -146,7 +146,7 @@ def test_output_html_is_the_text_fence_of_the_theme_holding_the_text_as_printed(
     ends): only line breaks are made ``\n`` and Python-Markdown's stash markers dropped."""
     from html import unescape
 
-    from docexec.render import output_html, output_markdown
+    from docexec.pages.render import output_html, output_markdown
 
     md = markdown.Markdown(extensions=["pymdownx.highlight", "pymdownx.superfences"])
     frame = re.compile(r"(?s)(.*<code>).*(</code>.*)")
@@ -206,9 +206,9 @@ def test_a_deferred_page_filled_in_is_the_page_converted_with_the_results_at_han
 
     def convert_with(page: str, defer: bool) -> str:
         md = markdown.Markdown(extensions=["abbr", "admonition", "pymdownx.superfences", "pymdownx.snippets",
-                                           "md_in_html", "docexec.markdown_ext"],
+                                           "md_in_html", "docexec.host.markdown_ext"],
                                extension_configs={"pymdownx.snippets": {"base_path": [str(repo / "snippets")]},
-                                                  "docexec.markdown_ext": {"root": str(repo), "defer": defer,
+                                                  "docexec.host.markdown_ext": {"root": str(repo), "defer": defer,
                                                                            "on_problems": "raise"}})
         return md.convert(page)
 
@@ -304,9 +304,9 @@ EXERCISE_PAGE = '''# T
 
 def test_an_exercise_shows_its_output_in_its_answer_not_under_its_code(repo):
     md = markdown.Markdown(extensions=["pymdownx.details", "pymdownx.superfences", "pymdownx.snippets",
-                                       "docexec.markdown_ext"],
+                                       "docexec.host.markdown_ext"],
                            extension_configs={"pymdownx.snippets": {"base_path": [str(repo / "snippets")]},
-                                              "docexec.markdown_ext": {"root": str(repo), "on_problems": "raise"}})
+                                              "docexec.host.markdown_ext": {"root": str(repo), "on_problems": "raise"}})
     html = md.convert(EXERCISE_PAGE)
     code, answer = html.split("<details", 1)
     assert "hello" in code and '<span class="filename">Output</span>' not in code  # the code, not its output

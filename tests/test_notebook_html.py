@@ -11,7 +11,7 @@ from html import unescape
 
 import pytest
 
-from docexec.notebook_html import (
+from docexec.notebooks.notebook_html import (
     NO_ALT,
     STYLESHEET_LINK,
     Converter,
@@ -60,7 +60,7 @@ def test_the_page_is_what_mkdocs_jupyter_makes(tmp_path):
     from bs4 import BeautifulSoup
     from mkdocs_jupyter import convert as nbconvert2  # what the plugin calls, its heading ids made lowercase
 
-    from docexec.notebook_html import _Exporter
+    from docexec.notebooks.notebook_html import _Exporter
 
     rich_notebook(tmp_path / "n.ipynb")
     made = _Exporter().convert(tmp_path / "n.ipynb", (tmp_path / "n.ipynb").read_bytes())
@@ -139,7 +139,7 @@ def test_the_builds_process_never_imports_nbconvert_and_starts_a_converter_only_
     notebook(tmp_path / "n.ipynb", "First")
     if cached:
         NotebookPages(tmp_path / "cache").html(tmp_path / "n.ipynb")
-    code = ("import sys; from pathlib import Path; from docexec.notebook_html import NotebookPages; "
+    code = ("import sys; from pathlib import Path; from docexec.notebooks.notebook_html import NotebookPages; "
             f"pages = NotebookPages(Path({str(tmp_path / 'cache')!r})); "
             f"assert 'First' in pages.html(Path({str(tmp_path / 'n.ipynb')!r})).content; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'nbconvert', 'mkdocs_jupyter', 'jupytext'}), "
@@ -251,7 +251,7 @@ def test_a_dropped_converter_stops_its_process(tmp_path):
 def test_a_converter_whose_build_is_gone_ends_without_a_traceback(tmp_path):
     """The build ended by a signal while a notebook was converted: the reply has nowhere to go."""
     notebook(tmp_path / "n.ipynb", "First")
-    proc = subprocess.Popen([sys.executable, "-m", "docexec.notebook_html"], cwd=ROOT, stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "docexec.notebooks.notebook_html"], cwd=ROOT, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     proc.stdout.close()  # as the build's end of the pipe closes when it is killed
     _, err = proc.communicate(json.dumps({"notebook": str(tmp_path / "n.ipynb"), "cache": str(tmp_path)}) + "\n",
@@ -263,7 +263,7 @@ def test_a_converter_whose_build_is_gone_ends_without_a_traceback(tmp_path):
 def test_a_page_is_converted_again_when_a_package_that_makes_it_changes(monkeypatch):
     from importlib import metadata
 
-    from docexec import notebook_html
+    from docexec.notebooks import notebook_html
 
     before = notebook_html.page_name(b"{}")
     installed = metadata.version

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from docexec.build import Build
-from docexec.execute import ExecutionError
-from docexec.notebook_html import Converter, NotebookError, NotebookPages
-from docexec.notebook_jobs import NotebookJobs
-from docexec.runner import Runner
+from docexec.host.build import Build
+from docexec.notebooks.notebook_html import Converter, NotebookError, NotebookPages
+from docexec.notebooks.notebook_jobs import NotebookJobs
+from docexec.run.execute import ExecutionError
+from docexec.run.runner import Runner
 
 from .conftest import write_snippets
 

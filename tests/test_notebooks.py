@@ -9,9 +9,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from docexec import build as builds
-from docexec import claims
-from docexec.notebooks import chapter_notebook, dumps
+from docexec.host import build as builds
+from docexec.notebooks.chapter import chapter_notebook, dumps
+from docexec.source import claims
 
 from .conftest import ROOT, snippet_base_paths
 
@@ -85,7 +85,7 @@ def test_notebook_title_says_notebook_and_links_back_to_its_chapter(results):
 def test_a_notebook_pages_svg_images_become_inline_labelled_figures(alt_first):
     import base64
 
-    from docexec.notebook_html import inline_figures
+    from docexec.notebooks.notebook_html import inline_figures
 
     def image(svg: str, alt: str = "") -> str:
         src = f'src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"'
@@ -130,7 +130,7 @@ def test_make_notebooks_writes_what_the_site_serves(tmp_path):
 
 def test_the_committed_colab_notebooks_are_the_pages_as_they_are_now(results):
     """``notebooks/<page>.ipynb`` (what "Open in Colab" opens) is current: ``make fix`` writes it."""
-    from docexec.cli import colab_sync
+    from docexec.tasks.fix import colab_sync
 
     assert colab_sync(results.runner, results.runner.wait(), write=False) == []
 
@@ -175,7 +175,7 @@ def test_the_notebook_key_follows_every_input_and_nothing_else(results, tmp_path
     import dataclasses
     import shutil
 
-    from docexec.notebooks import notebook_key
+    from docexec.notebooks.chapter import notebook_key
 
     def record(name: str, extra: str = ""):
         return results.page((ROOT / "docs" / name).read_text(encoding="utf-8") + extra, f"docs/{name}")
@@ -197,10 +197,10 @@ def test_the_notebook_key_follows_every_input_and_nothing_else(results, tmp_path
     assert notebook_key(chapter, moved) == base
     edited = {**moved.sources, snippet: moved.sources[snippet] + "\n# edited\n"}  # as the run read it
     assert notebook_key(chapter, dataclasses.replace(moved, sources=edited)) != base
-    shown = copy / "docexec" / "graph.py"  # a file shown without running is read from the repository
+    shown = copy / "docexec" / "graphs" / "graph.py"  # a file shown without running is read from the repository
     shown.write_text(shown.read_text() + "\n# edited\n")
     assert notebook_key(chapter, moved) != base
-    shown.write_text((ROOT / "docexec" / "graph.py").read_text())
+    shown.write_text((ROOT / "docexec" / "graphs" / "graph.py").read_text())
     assert chapter.diagrams, "chapter 01 shows a concept diagram"
     diagram = copy / chapter.diagrams[0].path
     diagram.write_text(diagram.read_text() + "\n// edited\n")

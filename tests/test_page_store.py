@@ -1,4 +1,4 @@
-"""Pages' HTML kept between builds (docexec.page_store and the hook's render_kept): reused while
+"""Pages' HTML kept between builds (docexec.pages.page_store and the hook's render_kept): reused while
 nothing the page depends on changed, converted again as soon as something did, and never a reason
 for a message or a check to be lost."""
 
@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from docexec.page_store import PAGE_HTML_CACHE, ConvertedPage, PageStore
+from docexec.pages.page_store import PAGE_HTML_CACHE, ConvertedPage, PageStore
 
 from .conftest import ROOT, write_snippets
 

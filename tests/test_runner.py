@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from docexec.execute import ExecutionError
-from docexec.results import UnknownTargetError
-from docexec.runner import Runner
+from docexec.run.execute import ExecutionError
+from docexec.run.results import UnknownTargetError
+from docexec.run.runner import Runner
 
 from .conftest import run_all, write_snippets
 from .test_execute import assert_ends
@@ -166,12 +166,12 @@ def test_a_snippet_edited_between_prestart_and_start_is_looked_up_again(tmp_path
 def test_a_snippets_options_and_key_are_found_once_for_its_bytes(tmp_path, monkeypatch):
     """A warm build looks up every snippet: the extension's prestart (once per page on some hosts),
     start, and every rebuild under mkdocs serve reuse what was found for the same bytes."""
-    import docexec.runner
+    import docexec.run.runner
 
     write_snippets(tmp_path, {"snippets/c/a.py": "print(1)  # 1\n", "snippets/c/b.py": "print(2)  # 2\n"})
     run_all(tmp_path)
     found = []
-    monkeypatch.setattr(docexec.runner, "options", lambda source: found.append(source) or {})
+    monkeypatch.setattr(docexec.run.runner, "options", lambda source: found.append(source) or {})
     runner = Runner(tmp_path)
     try:
         for _ in range(3):
@@ -244,7 +244,7 @@ def test_a_snippet_that_starts_a_program_is_sent_before_the_others(tmp_path):
 def test_groups_whose_modules_the_worker_imported_run_in_the_first_group_in_order():
     """A sub-worker would fork only to import nothing (the worker imported the slow modules before
     forking): its snippets join the first group, in the order the caller gave."""
-    from docexec.protocol import Group, Request
+    from docexec.run.protocol import Group, Request
 
     request = Request(root="/r", groups=[Group([], ["a", "c"]), Group(["json"], ["b", "d"]),
                                          Group(["not_imported_here"], ["e"])], order=["d", "a", "b", "c", "e"])

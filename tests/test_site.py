@@ -75,7 +75,7 @@ def test_chapter_shows_real_outputs(site):
 def test_the_committed_drift_record_gives_its_page_and_a_note_under_each_changed_output(site):
     """The real record (``make drift TORCH=...``, committed): every example it lists is on the page,
     linked to a note that sits on its chapter, under an output block."""
-    from docexec import drift
+    from docexec.versions import drift
 
     if not (ROOT / "drift.json").is_file():
         pytest.skip("no drift record is committed (make upgrade removes it; make drift TORCH=<version> writes one)")
@@ -215,7 +215,7 @@ def test_a_draft_page_that_mkdocs_serve_shows_gets_its_outputs(site_copy, tmp_pa
 
 def generated_diagrams() -> dict[str, str]:
     """Committed generated DOT files -> the snippet each came from."""
-    from docexec.figures import generated_by
+    from docexec.graphs.figures import generated_by
 
     found = {}
     for path in sorted((ROOT / "diagrams").rglob("*.dot")):
@@ -322,8 +322,8 @@ def test_pages_load_nothing_from_other_hosts(site):
 def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_show(site, tmp_path):
     """Each build drops the drawings it did not use (figures.prune); the hand-drawn diagrams that
     pages embed count as used, so a rebuild finds every drawing in place (not written again)."""
-    from docexec import figures, teach
-    from docexec.snippets import discover
+    from docexec.graphs import figures, teach
+    from docexec.source.snippets import discover
 
     from .conftest import run_all
 
@@ -343,7 +343,7 @@ def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_s
 
 def test_a_build_without_execution_drops_no_drawing(site, tmp_path):
     """With execution off no graph is known, so no drawing may be taken for unused."""
-    from docexec import figures
+    from docexec.graphs import figures
 
     svg_dir = ROOT / figures.SVG_CACHE
     before = sorted(p.name for p in svg_dir.glob("*.svg"))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from docexec import claims
-from docexec.results import Results, run_problem
-from docexec.snippets import discover, long_lines
+from docexec.run.results import Results, run_problem
+from docexec.source import claims
+from docexec.source.snippets import discover, long_lines
 
 from .conftest import ROOT, run_all
 

@@ -1,5 +1,5 @@
-"""Figures that teach: the facts recorded while an example ran, drawn on its graph (docexec.teach,
-docexec.worker.record), one golden DOT file per kind of fact."""
+"""Figures that teach: the facts recorded while an example ran, drawn on its graph (docexec.graphs.teach,
+docexec.run.worker.record), one golden DOT file per kind of fact."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from docexec import figures, teach
-from docexec.snippets import discover, options
+from docexec.graphs import figures, teach
+from docexec.source.snippets import discover, options
 
 from .conftest import ROOT, run_all
 

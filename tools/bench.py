@@ -204,7 +204,7 @@ def plain_config(folder: Path, plugin: str | None) -> None:
 
     config.pop("hooks", None)
     config["strict"] = False
-    config["markdown_extensions"] = [e for e in config["markdown_extensions"] if name(e) != "docexec.markdown_ext"]
+    config["markdown_extensions"] = [e for e in config["markdown_extensions"] if name(e) != "docexec.host.markdown_ext"]
     config["plugins"] = [p for p in config["plugins"] if name(p) != "mkdocs-jupyter"] + ([plugin] if plugin else [])
     (folder / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
 

@@ -1,9 +1,9 @@
 """What recording a teaching figure costs an example (issue 18's target: at most 5 ms each).
 
 An example that asks for a figure beyond the graph's structure (``# docexec: figure=gradients``
-and the other kinds of ``docexec.snippets.FIGURE_KINDS``) runs with hooks the engine adds in its
+and the other kinds of ``docexec.source.snippets.FIGURE_KINDS``) runs with hooks the engine adds in its
 process, and its facts are turned into the figure's labels there. This module runs every such
-example of a site twice through the engine's own scheduler (``docexec.execute.run_snippets``, one
+example of a site twice through the engine's own scheduler (``docexec.run.execute.run_snippets``, one
 worker kept for all runs, one example at a time): as the example asks, and with its ``figure``
 option taken out. The cost of recording is the difference of each example's process time (fork to
 end, ``RunResult.seconds``), median over the repetitions, averaged over the examples.
@@ -28,7 +28,7 @@ class RecordingCost:
 
 def recorded_examples(root: Path) -> dict[str, dict]:
     """The examples under ``root/snippets`` whose options ask for a recorded figure, with their options."""
-    from docexec.snippets import discover, options, read_source
+    from docexec.source.snippets import discover, options, read_source
 
     found = {}
     for path in discover(root):
@@ -48,7 +48,7 @@ def recording_cost(root: Path, repeat: int = 5, flip: bool = False) -> Recording
     """
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    from docexec.execute import run_snippets, start_worker, stop_worker
+    from docexec.run.execute import run_snippets, start_worker, stop_worker
 
     asked = recorded_examples(root)
     plain = {path: {k: v for k, v in given.items() if k != "figure"} for path, given in asked.items()}

@@ -1,7 +1,7 @@
 import torch
 
 # The function shown above: in your own file, paste it here instead.
-from docexec.graph import to_dot
+from docexec.graphs.graph import to_dot
 
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 w = torch.tensor([0.5, -1.0], requires_grad=True)

@@ -1,0 +1,106 @@
+"""Every private API of another package that docexec uses, in one place.
+
+Each function below names what it reaches into. The packages whose private parts are used were
+read at the versions in ``WRITTEN_FOR``; ``version_problem`` says, in one line, when the installed
+version is another (the MkDocs hook and the notebook converter ask at start-up and stop the build
+with that line). CPython's private functions used by the example's process (``threading._shutdown``,
+``atexit._run_exitfuncs``, ``weakref.finalize._registry``) are checked by ``missing_from_python``.
+Nothing here imports MkDocs or nbconvert: the objects are handed in.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import weakref
+from collections.abc import Callable
+from importlib import metadata
+
+#: The versions whose private parts this module was written against (requirements.txt pins them).
+WRITTEN_FOR = {"mkdocs": "1.6.1", "properdocs": "1.6.7", "nbconvert": "7.17.2", "mkdocs-jupyter": "0.26.3"}
+
+
+def version_problem(package: str) -> str | None:
+    """One line when the installed ``package`` is not the version this module was written for."""
+    try:
+        installed = metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None  # not this host: nothing of it is used
+    wanted = WRITTEN_FOR[package]
+    if installed == wanted:
+        return None
+    return (f"docexec: written for {package} {wanted}, whose private parts it uses (docexec/core/compat.py); "
+            f"{installed} is installed: pin {package}=={wanted} in requirements.txt, or check compat.py "
+            "against the new version and update WRITTEN_FOR")
+
+
+def missing_from_python() -> list[str]:
+    """The private CPython functions used to end an example as Python ends a program that this
+    Python lacks."""
+    wanted = {"threading._shutdown": hasattr(threading, "_shutdown"),
+              "atexit._run_exitfuncs": hasattr(atexit, "_run_exitfuncs"),
+              "weakref.finalize._registry": hasattr(weakref.finalize, "_registry")}
+    return [name for name, present in wanted.items() if not present]
+
+
+# -- CPython: ending a forked example as Py_FinalizeEx does ----------------------------------------
+
+def join_non_daemon_threads() -> None:
+    """Wait for the threads that are not daemons, as the interpreter does at exit."""
+    threading._shutdown()
+
+
+def run_atexit_handlers() -> None:
+    """Run the ``atexit`` handlers now, as the interpreter does at exit."""
+    atexit._run_exitfuncs()
+
+
+def forget_weakref_finalizers() -> None:
+    """Detach every ``weakref.finalize`` callback at once (what ``detach()`` does to each)."""
+    weakref.finalize._registry.clear()
+
+
+# -- MkDocs (and ProperDocs, its fork): a page rendered from kept HTML -----------------------------
+
+def page_title(page) -> str | None:
+    """The title ``Page.render`` found in the page's HTML (``Page._title_from_render``)."""
+    return page._title_from_render
+
+
+def set_page_title(page, title: str | None) -> None:
+    """Set what ``Page.render`` would have found as the page's title."""
+    page._title_from_render = title
+
+
+def render_page_with(page, render: Callable) -> None:
+    """Make ``page.render(config, files)`` call ``render`` instead (MkDocs calls it by that name)."""
+    page.render = render
+
+
+def render_page_as_usual(page, config, files) -> None:
+    """``Page.render`` of the page's class, whatever ``render_page_with`` put on the instance."""
+    type(page).render(page, config, files)
+
+
+def replace_builder(server, builder: Callable) -> None:
+    """Make ``mkdocs serve`` call ``builder`` for each rebuild (``LiveReloadServer.builder``)."""
+    server.builder = builder
+
+
+# -- nbconvert and mkdocs-jupyter: a notebook converted as the plugin converts it ------------------
+
+def init_resources(exporter, resources):
+    """``Exporter._init_resources``: the resources a conversion starts from."""
+    return exporter._init_resources(resources)
+
+
+def notebook_metadata(exporter) -> dict:
+    """``TemplateExporter._nb_metadata``: the notebook's metadata, set by ``_init_resources``."""
+    return exporter._nb_metadata
+
+
+def reset_nb2html(nbconvert2) -> None:
+    """What ``mkdocs_jupyter.nbconvert2.nb2html`` sets before each notebook: copy buttons numbered
+    from 0, the kernel's language (module globals of that module)."""
+    nbconvert2.cell_id = 0
+    nbconvert2.kernel_lang = "python"

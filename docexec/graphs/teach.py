@@ -1,0 +1,353 @@
+"""Figures that teach: what a figure says on top of the graph's structure, from facts the run recorded.
+
+``docexec.graphs.graph`` draws the structure (tensors, Nodes, ``next_functions``). This module adds, for the
+site's figures: a tooltip on every box saying what it is (an SVG ``<title>``: what a Node computes,
+what a tensor is), the facts ``docexec.run.worker.record`` recorded while the example ran (gradients
+that flowed and the order Nodes ran, saved tensors, versions, hooks, cuts), a caption that says
+what the figure shows, and the same facts in words for the text alternative.
+
+An example chooses its facts with an option line: ``# docexec: figure=gradients`` (or several
+joined with ``+``); see ``KINDS``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from html import escape
+
+from docexec.graphs import graph
+from docexec.source.snippets import FIGURE_KINDS as KINDS  # what an example may ask its figure to show
+
+#: Circled step numbers for the order Nodes ran in (then plain numbers).
+_STEPS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
+
+
+@dataclass
+class Facts:
+    """What the run recorded, by ``id()`` of the objects (Nodes, tensors) it was recorded about.
+
+    Attributes:
+        kinds: the kinds asked for (``KINDS``).
+        steps: Node -> its step in the last backward pass (1 = the first to run; a figure numbers the
+            Nodes it draws in that order, from 1).
+        sent: ``(Node, input number)`` -> the gradient it sent along that edge, briefly.
+        arrived: Node -> the gradient that arrived at it (for ``AccumulateGrad``: what was added
+            into the leaf's ``.grad``), briefly.
+        saved: Node -> lines saying what it saved (``self = x``, ``result: (3,)``, ``freed``).
+        stale: Node -> the saved tensors whose version moved (``self: saved at version 0, now 1``).
+        hooked: object -> how many hooks it got, by kind (``{"hook": 1, "prehook": 1}``).
+        cut: tensor -> why it is outside the graph (``made under no_grad``, ``detach()``).
+        custom: Node -> what its ``ctx`` saved, for a custom ``autograd.Function``.
+    """
+
+    kinds: tuple[str, ...] = ()
+    steps: dict[int, int] = field(default_factory=dict)
+    sent: dict[tuple[int, int], str] = field(default_factory=dict)
+    arrived: dict[int, str] = field(default_factory=dict)
+    saved: dict[int, list[str]] = field(default_factory=dict)
+    stale: dict[int, list[str]] = field(default_factory=dict)
+    hooked: dict[int, dict[str, int]] = field(default_factory=dict)
+    cut: dict[int, str] = field(default_factory=dict)
+    custom: dict[int, list[str]] = field(default_factory=dict)
+
+
+def _grad(tensor):
+    """``tensor.grad`` where PyTorch keeps one (a leaf, or a non-leaf after ``retain_grad()``), else
+    None: reading a non-leaf's ``.grad`` otherwise warns, and that warning is no output of the example's."""
+    return tensor.grad if tensor.is_leaf or tensor.retains_grad else None
+
+
+def brief(value) -> str:
+    """A tensor in a few characters, the same on every run: its values (four significant digits;
+    at most four of them, then ``…``) and, unless it is a scalar or a short vector, its shape."""
+    if value is None:
+        return "None"
+    if not hasattr(value, "detach"):
+        return str(value)
+    flat = value.detach().reshape(-1).tolist()
+    shown = ", ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in flat[:4])
+    if len(flat) > 4:
+        shown += ", …"
+    if value.dim() == 0:
+        return shown
+    shape = "" if value.dim() == 1 and len(flat) <= 4 else f" {tuple(value.shape)}"
+    return f"[{shown}]{shape}"
+
+
+# -- what a box is ---------------------------------------------------------------------------
+
+#: Node classes the pages meet, in words: what the Node's backward computes, or what it is.
+_NODES = {
+    "AccumulateGrad": "the Node of a leaf that requires grad: it adds the gradient that reaches it into the "
+                      "leaf's .grad",
+    "CopySlices": "records an in-place change through a view (t[0] = ..., a slice changed in place): the "
+                  "base's gradient goes through the view's backward for the changed part",
+    "AsStridedBackward0": "the backward of a view PyTorch describes by size, stride and offset (as_strided), "
+                          "often what an in-place change of a view leaves",
+    "ToCopyBackward0": "the backward of a copy to another dtype or device (.to, .double(), .float())",
+    "CloneBackward0": "the backward of clone(): passes the gradient through unchanged",
+    "ExpandBackward0": "the backward of expand (and of broadcasting): sums the gradient over the "
+                       "expanded dimensions",
+    "SumBackward0": "the backward of sum(): gives every element of the input the incoming gradient",
+    "MeanBackward0": "the backward of mean(): gives every element the incoming gradient divided by the count",
+    "MulBackward0": "the backward of a multiplication (*): each factor gets the gradient times the other",
+    "MulBackward1": "the backward of a multiplication by a number: the gradient times that number",
+    "AddBackward0": "the backward of an addition (+): passes the gradient to both terms",
+    "AddBackward1": "the backward of adding a number: passes the gradient through",
+    "SubBackward0": "the backward of a subtraction (-): the gradient, and its negative",
+    "DivBackward0": "the backward of a division (/)",
+    "PowBackward0": "the backward of a power (** n): n * x ** (n - 1) times the gradient",
+    "ExpBackward0": "the backward of exp(): the saved result times the gradient",
+    "LogBackward0": "the backward of log(): the gradient divided by the saved input",
+    "ReluBackward0": "the backward of relu(): the gradient where the saved result is positive, else 0",
+    "SigmoidBackward0": "the backward of sigmoid(): uses the saved result",
+    "TanhBackward0": "the backward of tanh(): uses the saved result",
+    "MmBackward0": "the backward of a matrix product (@, mm)",
+    "MvBackward0": "the backward of a matrix-vector product (@, mv)",
+    "DotBackward0": "the backward of a dot product",
+    "AddmmBackward0": "the backward of a linear layer's x @ W.T + b (addmm)",
+    "TBackward0": "the backward of a transpose (.T)",
+    "ViewBackward0": "the backward of view()/reshape(): reshapes the gradient back",
+    "UnsafeViewBackward0": "the backward of a reshape PyTorch made without checks",
+    "SelectBackward0": "the backward of indexing one element or row (t[i])",
+    "SliceBackward0": "the backward of a slice (t[a:b])",
+    "IndexBackward0": "the backward of indexing with a tensor or a list",
+    "NegBackward0": "the backward of negation (-t)",
+    "SqrtBackward0": "the backward of sqrt()",
+    "SinBackward0": "the backward of sin(): cos of the saved input times the gradient",
+    "CosBackward0": "the backward of cos()",
+    "MaxBackward0": "the backward of max(): the gradient goes to the largest element",
+    "CheckpointFunctionBackward": "the Node of a checkpointed block: it runs the block's forward again during "
+                                  "backward",
+    "BackwardHookFunctionBackward": "a Node a module's full backward hook puts around the module's "
+                                    "inputs or outputs",
+}
+
+
+def node_tooltip(node) -> str:
+    """What a Node is, in a sentence (for its tooltip)."""
+    name = type(node).__name__
+    if name in _NODES:
+        return f"{name}: {_NODES[name]}."
+    if hasattr(type(node), "saved_tensors") and not name.endswith(("Backward0", "Backward1")):
+        return f"{name}: the Node of a custom autograd.Function; its backward is the class's backward()."
+    operation = re.sub(r"Backward\d*$", "", name)
+    if operation != name:
+        return f"{name}: the backward of the operation {operation.lower()} (the one that made this Node's output)."
+    return f"{name}: a Node of the backward graph."
+
+
+def tensor_tooltip(name: str, tensor) -> str:
+    """What a named tensor is, in a sentence (for its tooltip)."""
+    if tensor.grad_fn is not None:
+        made = type(tensor.grad_fn).__name__
+        return f"{name}: a non-leaf tensor, made by a recorded operation (grad_fn {made}); its .grad stays None " \
+               "unless retain_grad() was called."
+    if tensor.requires_grad:
+        return f"{name}: a leaf tensor that requires grad: backward() adds its gradient into {name}.grad."
+    return f"{name}: a tensor that requires no grad: nothing done with it is recorded, and no gradient reaches it."
+
+
+# -- the notes on a drawing ------------------------------------------------------------------
+
+def notes(tensors: dict, facts: Facts | None) -> dict:
+    """What ``graph.to_dot(tensors, notes=...)`` adds: a tooltip on every box, and the recorded facts.
+
+    Args:
+        tensors: the named tensors (``graph.named_tensors``), as the run left them.
+        facts: what the run recorded (``docexec.run.worker.record``), or None for the structure alone.
+    """
+    ids: dict[int, str] = {}
+    nodes, edges = graph.walk(tensors, ids=ids)
+    objects = _objects(tensors)
+    if facts and facts.steps:  # number the Nodes drawn in the order they ran, from 1
+        ran = sorted((step, obj) for obj, step in facts.steps.items() if obj in ids)
+        facts = dataclasses.replace(facts, steps={obj: rank for rank, (_, obj) in enumerate(ran, start=1)})
+    found: dict = {}
+    for box, _, _ in nodes:
+        found[box] = {"lines": [], "attrs": ""}
+    for obj_id, box in ids.items():
+        obj = objects.get(obj_id)
+        if obj is None or box not in found:
+            continue
+        if box.startswith("t"):
+            name = next((n for n, t in tensors.items() if id(t) == obj_id), box)
+            found[box] = _tensor_note(name, obj, facts)
+        else:
+            found[box] = _node_note(obj, facts)
+    if facts and "gradients" in facts.kinds:
+        _edge_notes(found, ids, objects, facts)
+    return {key: _dot_note(value) for key, value in found.items()}
+
+
+def _objects(tensors: dict) -> dict[int, object]:
+    """Every tensor and Node ``graph.walk`` may draw, by ``id()``."""
+    found = {id(t): t for t in tensors.values()}
+    stack = [t.grad_fn for t in tensors.values() if t.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if id(node) in found:
+            continue
+        found[id(node)] = node
+        stack.extend(p for p, _ in node.next_functions if p is not None)
+    return found
+
+
+def _tensor_note(name: str, tensor, facts: Facts | None) -> dict:
+    lines, attrs = [], ""
+    kinds = facts.kinds if facts else ()
+    if "gradients" in kinds and _grad(tensor) is not None:
+        lines.append(f".grad = {brief(tensor.grad)}")
+    if "versions" in kinds:
+        lines.append(f"version {tensor._version}")
+    if "hooks" in kinds and facts.hooked.get(id(tensor)):
+        lines.append(_hooks_line(facts.hooked[id(tensor)]))
+        attrs = "peripheries=2"
+    if "cuts" in kinds and id(tensor) in facts.cut:
+        lines.append(f"cut: {facts.cut[id(tensor)]}")
+    return {"lines": lines, "attrs": attrs, "tooltip": tensor_tooltip(name, tensor)}
+
+
+def _node_note(node, facts: Facts | None) -> dict:
+    lines, attrs, head = [], "", ""
+    kinds = facts.kinds if facts else ()
+    if "gradients" in kinds and id(node) in facts.steps:
+        step = facts.steps[id(node)]
+        head = _STEPS[step - 1] if step <= len(_STEPS) else f"({step})"
+        if type(node).__name__ == "AccumulateGrad" and id(node) in facts.arrived:
+            lines.append(f"adds {facts.arrived[id(node)]}")
+    if "saved" in kinds:
+        lines += facts.saved.get(id(node), [])
+        lines += facts.custom.get(id(node), [])
+    if "versions" in kinds and facts.stale.get(id(node)):
+        lines += facts.stale[id(node)]
+        kind = "accumulate" if type(node).__name__ == "AccumulateGrad" else "backward"
+        attrs = f'color="#dc2626" penwidth=2 class="{kind} stale"'
+    if "hooks" in kinds and facts.hooked.get(id(node)):
+        lines.append(_hooks_line(facts.hooked[id(node)]))
+        attrs = "peripheries=2"
+    return {"lines": lines, "attrs": attrs, "tooltip": node_tooltip(node), "head": head}
+
+
+def _hooks_line(counts: dict[str, int]) -> str:
+    return "hooks: " + ", ".join(f"{kind} ×{n}" for kind, n in sorted(counts.items()))
+
+
+def _edge_notes(found: dict, ids: dict[int, str], objects: dict, facts: Facts) -> None:
+    """The gradient each Node sent along each of its edges in the last backward pass."""
+    for (node_id, number), value in facts.sent.items():
+        node = objects.get(node_id)
+        if node is None or id(node) not in ids:
+            continue
+        parent = node.next_functions[number][0] if number < len(node.next_functions) else None
+        if parent is None or id(parent) not in ids:
+            continue
+        found[(ids[id(parent)], ids[id(node)])] = {"label": value, "tooltip": f"gradient sent back: {value}"}
+
+
+def _dot_note(note: dict) -> dict:
+    """A note as ``graph.to_dot`` takes it: ``lines`` and DOT ``attrs``."""
+    attrs = [note["attrs"]] if note.get("attrs") else []
+    if note.get("tooltip"):
+        attrs.append(f'tooltip="{_quote(note["tooltip"])}"')
+    if note.get("label"):
+        attrs.append(f'label=" {_quote(note["label"])}" fontname="Helvetica,Arial,sans-serif" fontsize=10 '
+                     'fontcolor="#b45309" class="flow gradient"')
+    lines = list(note.get("lines", []))
+    if note.get("head"):
+        lines.insert(0, f"step {note['head']}")
+    return {"lines": lines, "attrs": " ".join(attrs)}
+
+
+def _quote(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+# -- in words --------------------------------------------------------------------------------
+
+def in_words(tensors: dict, facts: Facts | None) -> str:
+    """The recorded facts in words, for the figure's text alternative ("" without facts)."""
+    if not facts or not facts.kinds:
+        return ""
+    objects = _objects(tensors)
+    parts = []
+    if "gradients" in facts.kinds and facts.steps:
+        order = sorted(facts.steps, key=facts.steps.get)
+        parts.append("backward ran " + ", ".join(type(objects[i]).__name__ for i in order if i in objects))
+        grads = [f"{name}.grad = {brief(t.grad)}" for name, t in tensors.items() if _grad(t) is not None]
+        if grads:
+            parts.append("; ".join(grads))
+    for kind, found in (("saved", facts.saved), ("versions", facts.stale), ("saved", facts.custom)):
+        if kind in facts.kinds:
+            parts += [f"{type(objects[i]).__name__} {'; '.join(v)}" for i, v in found.items() if i in objects and v]
+    if "hooks" in facts.kinds and facts.hooked:
+        names = {id(t): n for n, t in tensors.items()}
+        parts += [f"{names.get(i) or type(objects[i]).__name__} has {_hooks_line(c)}" for i, c in facts.hooked.items()
+                  if i in objects]
+    if "cuts" in facts.kinds:
+        parts += [f"{name} is cut off: {facts.cut[id(t)]}" for name, t in tensors.items() if id(t) in facts.cut]
+    return "; ".join(parts)
+
+
+def caption(path: str, tensors: dict, facts: Facts | None) -> str:
+    """What a figure shows, in a sentence or two (HTML), from its graph and its facts."""
+    nodes, edges = graph.walk(tensors)
+    leaves = [name for name, t in tensors.items() if t.grad_fn is None and t.requires_grad]
+    count = sum(1 for _, kind, _ in nodes if kind in ("backward", "accumulate"))
+    name = escape(path.rpartition("/")[2])
+    named = ", ".join(f"<code>{escape(n)}</code>" for n in leaves)
+    the_leaves = f"the {'leaf' if len(leaves) == 1 else 'leaves'} {named}"
+    if count:
+        text = (f"The graph <code>{name}</code> left: {count} Node{'s' if count != 1 else ''}"
+                + (f" from {the_leaves}" if leaves else "") + ".")
+    else:  # the example deleted what it recorded, or recorded nothing
+        text = f"The graph <code>{name}</code> left no Node" + (f", only {the_leaves}" if leaves else "") + "."
+    kinds = facts.kinds if facts else ()
+    said = {
+        "gradients": "Circled numbers give the order the Nodes ran in during the last backward pass; the label "
+                     "on each arrow is the gradient sent back along it.",
+        "saved": "Each Node lists what it saved for its backward step.",
+        "versions": "Each tensor shows its version counter; a red Node saved a tensor that changed since.",
+        "hooks": "A double outline marks what got a hook.",
+        "cuts": "A dashed box outside the graph says why it was cut off.",
+    }
+    extra = " ".join(said[kind] for kind in KINDS if kind in kinds)
+    return f"{text} {extra or 'Arrows follow the forward pass; <code>backward()</code> walks them in reverse.'}"
+
+
+# -- the key ----------------------------------------------------------------------------------
+
+#: The key in words (its text alternative).
+KEY_WORDS = ("a rounded blue box is a leaf tensor that requires grad; a rounded purple box a non-leaf "
+             "tensor; a dashed grey box a tensor that requires no grad, or was cut off; a green box an "
+             "AccumulateGrad Node; a yellow box any other backward Node; an arrow goes the way the forward "
+             "pass ran (backward() runs against it); a dashed line joins a tensor and its Node; a number on an "
+             "arrow is the gradient sent back along it; a circled number the order a Node ran in; a double "
+             "outline marks a hook; a red outline a Node whose saved tensor changed since")
+
+
+def key_dot() -> str:
+    """DOT text of the key to the figures: one box, line and mark of each kind the figures use,
+    styled by ``graph.STYLE`` itself (so the key cannot drift from the figures)."""
+    style = graph.STYLE
+    boxes = [
+        ("k_leaf", "tensor-leaf", "x\\nleaf tensor,\\nrequires grad", ""),
+        ("k_nonleaf", "tensor-nonleaf", "y\\nnon-leaf tensor", ""),
+        ("k_nograd", "tensor-nograd", "c\\nrequires no grad,\\nor cut off", ""),
+        ("k_acc", "accumulate", "AccumulateGrad\\nstep ③", ""),
+        ("k_node", "backward", "MulBackward0\\nstep ②\\nsaved self = x", ""),
+        ("k_hooked", "backward", "a Node or tensor\\nwith a hook", "peripheries=2"),
+        ("k_stale", "backward stale", "a Node whose saved\\ntensor changed since", 'color="#dc2626" penwidth=2'),
+    ]
+    out = ["digraph key {", '  rankdir=TB bgcolor="transparent" nodesep=0.2 ranksep=0.3',
+           '  node [fontname="Helvetica,Arial,sans-serif" fontsize=11 color="#475569" penwidth=1]',
+           '  edge [color="#475569" fontname="Helvetica,Arial,sans-serif" fontsize=10]']
+    for name, kind, label, extra in boxes:
+        out.append(f'  {name} [label="{label}" class="{kind}" {style[kind.split()[0]]}{" " + extra if extra else ""}]')
+    out += ['  k_acc -> k_node [class="flow gradient" label=" [3, 4]: gradient sent back" fontcolor="#b45309"]',
+            f'  k_leaf -> k_acc [class="join" {style["join"]}]',
+            '  k_node -> k_nonleaf [class="flow" label=" the forward pass; backward() runs against it"]',
+            "  k_nograd -> k_hooked [style=invis]", "  k_hooked -> k_stale [style=invis]", "}"]
+    return "\n".join(out) + "\n"

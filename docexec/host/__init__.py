@@ -1,0 +1,1 @@
+"""What a site host runs: one build's state and the Markdown extension."""

@@ -1,0 +1,1 @@
+"""A chapter as a Jupyter notebook, and that notebook's page."""

@@ -1,0 +1,1 @@
+"""What a page shows: output blocks, figures, drift notes, places, kept HTML."""

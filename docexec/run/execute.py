@@ -1,0 +1,367 @@
+"""Run snippets through the worker process and return what each run printed.
+
+The caller (the MkDocs hook, ``python -m docexec``, the tests) never imports torch itself: it
+starts ``python -m docexec.run.worker`` once per call, which imports torch once and forks one child per
+snippet (see ``docexec.run.worker`` for why).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from docexec.core.problems import Problem
+from docexec.run.protocol import Group, Report, Request
+
+DEFAULT_TIMEOUT = 30.0  # seconds a snippet may run before it is stopped
+DEFAULT_MEMORY_MB = 4096.0  # MiB of address space a snippet may add to the worker's own
+
+
+class ExecutionError(RuntimeError):
+    """The worker itself failed (not a snippet): it could not start or did not answer."""
+
+
+@dataclass
+class RunResult:
+    """What one snippet's run produced.
+
+    Attributes:
+        path: the snippet's path relative to the repository root, with ``/`` separators.
+        ok: True when the snippet ran to its end without an exception or a non-zero exit.
+        error_type: the exception class name, or ``Timeout`` / ``Crash`` / ``SystemExit``; "" if ok.
+        error_message: one line saying what went wrong; "" if ok.
+        error_line: the snippet line where it went wrong (0 when unknown).
+        traceback: the formatted traceback ("" when there is none).
+        chunks: every piece of text the run wrote to stdout or stderr, in order, as
+            ``(line, text, stream)`` where ``line`` is the snippet's module-level line that was
+            running (0 if none) and ``stream`` is ``"stdout"`` or ``"stderr"``. Includes
+            ``sys.stdout.write``, warnings, logging and imported modules.
+        prints: the text written by each ``print`` call located in the snippet file, in order, as
+            ``(line, text)`` where ``line`` is a line inside that call.
+        raw: output written below Python (C code writing to file descriptors 1 and 2).
+        versions: ``{"torch": ..., "python": ...}`` of the interpreter that ran it.
+        seconds: wall-clock time from the fork of the snippet's process to its end, as the worker
+            saw it (the snippet's own run time plus its process's start and end).
+        own_seconds: wall-clock time of the snippet's own code (the ``exec`` of its module).
+        graph_dot: DOT text of the autograd graph its tensors held when it finished ("" if none),
+            from ``docexec.graphs.graph.to_dot``.
+        graph_alt: that graph in words (``docexec.graphs.graph.describe``, and the facts recorded for it:
+            ``docexec.graphs.teach.in_words``), for alt text.
+        graph_caption: what the figure shows, as HTML (``docexec.graphs.teach.caption``).
+        dropped: characters of output written beyond what is recorded (``worker.MAX_RECORDED``).
+        deps: repository files (relative paths) the run imported as modules or opened, besides the
+            snippet, and those it tried to import and whose import raised.
+        absent: repository paths (relative) that do not exist and where a module the snippet or
+            a repository file tried to import would have been found (``import _helper`` caught
+            as an ``ImportError``): creating one would change the run.
+        listed: repository folders (relative paths) the run listed (``os.listdir``, ``glob``, ...).
+        installed: files of the Python installation the run opened (lazy imports of installed
+            packages, their data files): absolute path -> ``[size, mtime_ns]`` when it ran.
+        addresses: the numbers in its output that were addresses or ids in its process (they
+            change from run to run): shown masked (``claims.mask``).
+        cached: True when this result came from the run cache rather than a run in this build.
+        claim_problems: the verdicts on its claims (``claims.check``), once checked: the claims
+            that do not hold, as ``Problem``s; None until then. Kept in the run cache with the
+            result, since they follow from the snippet's bytes and the result alone.
+    """
+
+    path: str
+    ok: bool
+    error_type: str = ""
+    error_message: str = ""
+    error_line: int = 0
+    traceback: str = ""
+    chunks: list[tuple[int, str, str]] = field(default_factory=list)
+    prints: list[tuple[int, str]] = field(default_factory=list)
+    raw: str = ""
+    versions: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    own_seconds: float = 0.0
+    graph_dot: str = ""
+    graph_alt: str = ""
+    graph_caption: str = ""
+    dropped: int = 0
+    deps: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
+    listed: list[str] = field(default_factory=list)
+    installed: dict[str, list[int]] = field(default_factory=dict)
+    addresses: list[str] = field(default_factory=list)
+    cached: bool = False
+    claim_problems: list[Problem] | None = None
+
+    def masked_prints(self) -> list[tuple[int, str]]:
+        """``prints`` with addresses and ids masked (``claims.mask``): what claims are checked against."""
+        from docexec.source.claims import mask
+
+        return [(line, mask(text, self.addresses)) for line, text in self.prints] if self.addresses else self.prints
+
+    @property
+    def output(self) -> str:
+        """All text the run wrote, in order (Python-level output, then C-level output)."""
+        return "".join(text for _, text, _ in self.chunks) + self.raw
+
+    @classmethod
+    def from_report(cls, data: Report) -> RunResult:
+        """Build a result from one report of the worker (``docexec.run.protocol.Report``)."""
+        end = data.get("end") or {}
+        chunks, prints, graph = [], [], {}
+        for event in data.get("events", []):
+            if "graph" in event:
+                graph = event["graph"]
+            elif "o" in event:
+                chunks.append((int(event.get("l", 0)), event["o"], event.get("s", "stdout")))
+            elif "p" in event:
+                prints.append((int(event.get("l", 0)), event["p"]))
+        return cls(
+            path=data["path"],
+            ok=end.get("status") == "ok",
+            error_type=end.get("type", ""),
+            error_message=end.get("message", ""),
+            error_line=int(end.get("line", 0) or 0),
+            traceback=end.get("traceback", ""),
+            chunks=chunks,
+            prints=prints,
+            raw=data.get("raw", ""),
+            versions=data.get("versions", {}),
+            seconds=float(data.get("seconds", 0.0)),
+            own_seconds=float(end.get("own_seconds", 0.0) or 0.0),
+            graph_dot=graph.get("dot", ""),
+            graph_alt=graph.get("alt", ""),
+            graph_caption=graph.get("caption", ""),
+            dropped=int(end.get("dropped", 0) or 0),
+            deps=list(end.get("deps", [])),
+            absent=list(end.get("absent", [])),
+            listed=list(end.get("listed", [])),
+            installed=dict(end.get("installed", {})),
+            addresses=list(end.get("addresses", [])),
+        )
+
+
+class Worker:
+    """A running ``python -m docexec.run.worker`` and its pipes, read by threads of its own for as long
+    as it lives (so that no pipe fills up: a worker blocked on a full pipe would stop enforcing
+    timeouts while the caller works on a result). It serves one request after another
+    (``run_snippets(keep=True)``) until its standard input ends."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+        self.lines: queue.Queue[str | None] = queue.Queue()  # its report lines; None once it ended
+        self.stderr: list[str] = []
+        self._readers = [threading.Thread(target=self._read_reports, daemon=True),
+                         threading.Thread(target=self._read_stderr, daemon=True)]
+        for thread in self._readers:
+            thread.start()
+
+    def _read_reports(self) -> None:
+        try:
+            for line in self.proc.stdout:
+                self.lines.put(line)
+        finally:
+            self.lines.put(None)
+
+    def _read_stderr(self) -> None:
+        for line in self.proc.stderr:
+            self.stderr.append(line)
+
+    def send(self, request: Request, last: bool) -> None:
+        """Write ``request`` (one line); with ``last``, close the worker's input: it ends after it."""
+        try:
+            self.proc.stdin.write(request.dumps() + "\n")
+            self.proc.stdin.flush()
+            if last:
+                self.proc.stdin.close()
+        except (BrokenPipeError, OSError, ValueError):  # the worker ended early: the missing results say so
+            pass
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stderr_tail(self) -> str:
+        return " | ".join("".join(self.stderr).strip().splitlines()[-5:])
+
+    # what tests and callers used from the process itself
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self.proc.returncode
+
+    def poll(self) -> int | None:
+        return self.proc.poll()
+
+    def wait(self, timeout: float | None = None) -> int:
+        return self.proc.wait(timeout)
+
+    def kill(self) -> None:
+        self.proc.kill()
+
+    def send_signal(self, signum: int) -> None:
+        self.proc.send_signal(signum)
+
+
+def start_worker(root: Path, python: str | None = None) -> Worker:
+    """Start ``python -m docexec.run.worker`` now, so that it imports torch while the caller does other
+    work; hand it to ``run_snippets(worker=...)`` later.
+
+    Raises:
+        ExecutionError: the worker could not be started.
+    """
+    env = dict(os.environ)
+    env["PYTHONHASHSEED"] = "0"
+    # Forking a process that holds torch copies its page tables: about 10 ms per snippet with 4 KiB
+    # pages. glibc's malloc can ask for transparent huge pages instead
+    # (https://www.gnu.org/software/libc/manual/html_node/Memory-Allocation-Tunables.html), which
+    # roughly halves the cost of a fork and its exit. A glibc without this tunable ignores it.
+    if "glibc.malloc.hugetlb" not in env.get("GLIBC_TUNABLES", ""):
+        env["GLIBC_TUNABLES"] = ":".join(filter(None, [env.get("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=1"]))
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).resolve().parent.parent)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    )
+    try:
+        proc = subprocess.Popen([python or sys.executable, "-m", "docexec.run.worker"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(root))
+    except OSError as exc:
+        raise ExecutionError(f"could not start the snippet worker: {exc}") from exc
+    return Worker(proc)
+
+
+def run_snippets(
+    root: Path,
+    paths: list[str],
+    *,
+    jobs: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    memory_mb: float | None = DEFAULT_MEMORY_MB,
+    options: dict[str, dict] | None = None,
+    python: str | None = None,
+    needs: dict[str, list[str]] | None = None,
+    worker: Worker | None = None,
+    on_result: Callable[[RunResult], None] | None = None,
+    keep: bool = False,
+) -> dict[str, RunResult]:
+    """Execute snippets, each isolated in its own process, torch imported once for all of them.
+
+    Args:
+        root: the repository root; every path is relative to it.
+        paths: snippet paths relative to ``root`` (``snippets/<chapter>/<example>.py``).
+        jobs: how many snippets run at once (default: the number of CPU cores).
+        timeout: seconds each snippet may run before it is stopped and reported.
+        memory_mb: MiB of memory each snippet may allocate before it is stopped (None: no limit).
+        options: per-snippet options, by path: ``{"timeout": s, "memory_mb": MiB, "figure": kinds}``
+            (see ``docexec.source.snippets.options``).
+        python: the interpreter to use (default: the current one).
+        needs: modules to import once before forking, by snippet path (e.g. ``torch._dynamo``,
+            which optimizers and checkpointing import lazily and slowly), so that its children
+            do not. Snippets that need the same modules form a group; a group with modules to
+            import runs in a sub-worker that imports them while the other snippets already run
+            (see ``docexec.run.worker``).
+        worker: a worker from ``start_worker`` to use instead of starting one.
+        on_result: called with each ``RunResult`` as soon as the worker reports it, in this thread,
+            while the other snippets still run (work done there overlaps with theirs). If it
+            raises, the worker is stopped and the exception propagates.
+        keep: leave the worker running, ready for the next request (``mkdocs serve``: an edited
+            example then costs a fork, not an import of torch); else it ends after this one.
+
+    Returns:
+        A dict from path to ``RunResult``, in the order of ``paths``.
+
+    Raises:
+        ExecutionError: the worker could not be started or ended without answering for every snippet.
+    """
+    if not paths:
+        if worker is not None and not keep:
+            stop_worker(worker, grace=0)
+        return {}
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for path in paths:
+        modules = tuple(dict.fromkeys((needs or {}).get(path, [])))
+        groups.setdefault(modules, []).append(path)
+    request = Request(
+        root=str(Path(root).resolve()), jobs=jobs or os.cpu_count() or 1, timeout=timeout, memory_mb=memory_mb,
+        options=options or {},
+        # the group with the fewest modules to import first: the worker runs it without waiting
+        groups=[Group(list(modules), members) for modules, members in sorted(groups.items(), key=lambda i: len(i[0]))],
+        order=list(paths),
+    )
+    worker = worker or start_worker(root, python)
+    worker.send(request, last=not keep)
+    try:
+        results, started, done = _collect(worker, on_result)
+    except BaseException:
+        stop_worker(worker)  # its threads are daemons: not waited for, a snippet may hold the pipes a while
+        raise
+    if not keep:
+        worker.wait()
+    missing = [p for p in paths if p not in results]
+    if not done or missing:
+        if worker.poll() is None and not done:
+            stop_worker(worker)
+        status, tail = worker.poll(), worker.stderr_tail()
+        if done:
+            raise ExecutionError(f"the snippet worker did not answer for {', '.join(missing)}")
+        if not started and not results:  # it ended before running anything: it cannot run (no torch, say)
+            raise ExecutionError(f"the snippet worker exited with status {status} before running any snippet"
+                                 + (f": {tail}" if tail else ""))
+        running = started - set(results)
+        for path in missing:  # the worker died: each snippet it did not answer for fails, saying why
+            results[path] = _lost(path, running, status, tail)
+            if on_result is not None:
+                on_result(results[path])
+    return {p: results[p] for p in paths}
+
+
+def _collect(worker: Worker, on_result: Callable[[RunResult], None] | None) -> tuple[dict, set, bool]:
+    """Read the worker's lines until it says the request is done or its output ends: the results by
+    path (each handed to ``on_result`` as it comes), the snippets it started, and whether it was done."""
+    results: dict[str, RunResult] = {}
+    started: set[str] = set()
+    while (line := worker.lines.get()) is not None:
+        data = json.loads(line) if line.strip() else None
+        if data is None:
+            continue
+        if data.get("done"):
+            return results, started, True
+        if "started" in data:
+            started.add(data["started"])
+            continue
+        result = RunResult.from_report(data)
+        results[result.path] = result
+        if on_result is not None:
+            on_result(result)
+    return results, started, False
+
+
+def _lost(path: str, running: set[str], status: int | None, tail: str) -> RunResult:
+    """The failed result of a snippet the worker never answered for, because it ended (status
+    ``status``; -9 when killed by SIGKILL, as a snippet that kills its parent does) while it ran
+    the snippets ``running``."""
+    how = f"ended with status {status}" if status is None or status >= 0 else f"was killed by signal {-status}"
+    if path in running:
+        others = sorted(running - {path})
+        message = (f"the worker running the examples {how} while it ran this example"
+                   + (f" and {', '.join(others)}" if others else "")
+                   + ("; one of them" if others else "; it") + " may end its parent process")
+    else:
+        message = f"not run: the worker running the examples {how} before this example started"
+    return RunResult(path=path, ok=False, error_type="Crash", error_message=message + (f": {tail}" if tail else ""))
+
+
+def stop_worker(worker: Worker, grace: float = 5.0) -> None:
+    """End the worker: SIGTERM first, on which it stops its snippets and sub-workers
+    (``docexec.run.worker.pool.stop_everything``), then SIGKILL if it has not ended after ``grace`` seconds."""
+    try:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(grace)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()

@@ -1,0 +1,177 @@
+"""A read-only view of one build's snippet runs: outputs by include target, problems, graphs.
+
+``Results`` never runs anything: ``docexec.run.runner.Runner`` makes the runs and hands out a
+``Results`` for what is in (``Runner.wait``). Every consumer (the pages, the notebooks, the
+checks, ``python -m docexec``) reads outputs through it, so a page and its notebook cannot show
+different outputs for the same include.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from docexec.core.problems import Problem
+from docexec.graphs import figures
+from docexec.run.execute import RunResult
+from docexec.source import claims
+from docexec.source.snippets import long_lines, read_source, sections, split_target
+
+#: Output longer than this (characters) is cut, on the page and in the notebook alike, with a note
+#: saying how much was cut.
+MAX_OUTPUT_CHARS = 20_000
+
+
+class UnknownTargetError(KeyError):
+    """An include names a snippet that did not run in this build, or a section its file does not mark."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+@dataclass(frozen=True)
+class Results:
+    """The runs of a build so far.
+
+    Attributes:
+        root: the repository root.
+        folder: the snippets folder, relative to ``root`` (include targets are relative to it).
+        runs: snippet path (``snippets/<chapter>/<example>.py``) -> its ``RunResult``.
+        sources: snippet path -> its text as read for that run (what claims are checked against).
+        executed: the paths that ran in this build (the others came from the run cache).
+        execute: False when execution is switched off (``DOCEXEC_EXECUTE=0``): no runs, no outputs.
+    """
+
+    root: Path
+    folder: str
+    runs: Mapping[str, RunResult]
+    sources: Mapping[str, str]
+    executed: list[str] = field(default_factory=list)
+    execute: bool = True
+
+    def source(self, path: str) -> str:
+        """The text of snippet ``path``: as read for its run, or as it is now if it did not run."""
+        if path in self.sources:
+            return self.sources[path]
+        return read_source(self.root / path)
+
+    def path(self, target: str) -> str:
+        """The snippet path of an include target: ``ch/x.py:sec`` -> ``snippets/ch/x.py``."""
+        return f"{self.folder}/{split_target(target)[0]}"
+
+    def streams(self, target: str) -> list[tuple[str, str]]:
+        """What the lines of ``target`` wrote, as ``(stream, text)`` pieces in order (``stream`` is
+        ``stdout`` or ``stderr``; neighbours on the same stream are joined), addresses shown as
+        ``0x…`` and cut after ``MAX_OUTPUT_CHARS`` with a note.
+
+        ``target`` is ``<chapter>/<example>.py`` for everything the run wrote (C-level output last),
+        or ``<chapter>/<example>.py:<section>`` for what the lines of that section wrote.
+
+        Raises:
+            UnknownTargetError: the snippet has no result in this build, or no such section.
+        """
+        if not self.execute:
+            return []
+        name, section = split_target(target)
+        path = f"{self.folder}/{name}"
+        result = self.runs.get(path)
+        if result is None:
+            raise UnknownTargetError(f"{path} has no result in this build")
+        if section is None:
+            pieces = [(stream, text) for _, text, stream in result.chunks]
+            if result.raw:
+                pieces.append(("stdout", result.raw))
+            if result.dropped:
+                pieces.append(("stdout", f"\n[… {result.dropped:,} more characters were written and not recorded]"))
+        else:
+            spans = sections(self.sources[path])
+            if section not in spans:
+                raise UnknownTargetError(f"{path} has no section {section!r}")
+            first, last = spans[section]
+            pieces = [(stream, text) for line, text, stream in result.chunks if first <= line <= last]
+        return _cut([(stream, claims.mask(text, result.addresses)) for stream, text in _joined(pieces)])
+
+    def output(self, target: str) -> str:
+        """The text of ``streams(target)`` as one block, without its trailing line breaks."""
+        return "".join(text for _, text in self.streams(target)).rstrip("\n")
+
+    def problems(self) -> list[Problem]:
+        """Every failure of the runs: snippets that raised, hung or crashed, claims that do not hold,
+        lines longer than ``snippets.LINE_LIMIT``, and (when every run succeeded) committed DOT files
+        that are missing, stale or orphaned."""
+        found: list[Problem] = []
+        for result in self.runs.values():
+            if not result.ok:
+                found.append(run_problem(result))
+            found.extend(long_lines(result.path, self.sources[result.path]))
+            found.extend(result.claim_problems if result.claim_problems is not None else check_claims(
+                result, self.sources[result.path]))
+        if all(r.ok for r in self.runs.values()):
+            found.extend(figures.check(self.root, self.graphs(), set(self.runs), self.folder))
+        return found
+
+    def graphs(self) -> dict[str, str]:
+        """Snippet path -> DOT text, for every snippet that ran and left a graph to draw."""
+        return {path: r.graph_dot for path, r in self.runs.items() if r.ok and r.graph_dot}
+
+    def versions(self) -> dict[str, str]:
+        """``{"torch": ..., "python": ...}`` of the interpreter that ran the snippets ({} without runs)."""
+        return next((dict(r.versions) for r in self.runs.values() if r.versions), {})
+
+    def tally(self) -> dict[str, int]:
+        """How the results were had: ``{"run": n, "cached": n, "not_run": n}``, the last for
+        snippets that could not be run at all (bad ``# docexec:`` options)."""
+        ran = len(self.executed)
+        cached = sum(1 for result in self.runs.values() if result.cached)
+        return {"run": ran, "cached": cached, "not_run": len(self.runs) - ran - cached}
+
+
+def check_claims(result: RunResult, source: str) -> list[Problem]:
+    """The claims of ``result``'s snippet that its prints do not bear out (``claims.check``), kept
+    on the result (``RunResult.claim_problems``) so that each result is checked once."""
+    if result.claim_problems is None:
+        result.claim_problems = [] if result.error_type == "SyntaxError" else claims.check(  # reported already
+            result.path, source, result.masked_prints(), complete=result.ok)
+    return result.claim_problems
+
+
+def run_problem(result: RunResult) -> Problem:
+    """The problem for a run that did not finish: what happened and where."""
+    if result.error_type in ("Timeout", "Crash", "SystemExit", "Options", "MemoryError", "Encoding"):
+        message = result.error_message
+    else:
+        message = f"raised {result.error_type}: {result.error_message}".rstrip(": ")
+    return Problem(result.path, result.error_line, message, detail=result.traceback)
+
+
+def _joined(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    joined: list[tuple[str, str]] = []
+    for stream, text in pieces:
+        if not text:
+            continue
+        if joined and joined[-1][0] == stream:
+            joined[-1] = (stream, joined[-1][1] + text)
+        else:
+            joined.append((stream, text))
+    return joined
+
+
+def _cut(pieces: list[tuple[str, str]], limit: int = MAX_OUTPUT_CHARS) -> list[tuple[str, str]]:
+    """Cut ``pieces`` after about ``limit`` characters in all, at a line end, with a note saying how
+    much was left out."""
+    text = "".join(t for _, t in pieces).rstrip("\n")
+    if len(text) <= limit:
+        return pieces
+    cut = text.rfind("\n", 0, limit)
+    cut = cut if cut > 0 else limit
+    rest = text[cut:].lstrip("\n")
+    note = f"\n[… output cut here: {len(rest):,} more characters, {rest.count(chr(10)) + 1:,} more lines]"
+    kept, used = [], 0
+    for stream, piece in pieces:
+        if used + len(piece) >= cut:
+            kept.append((stream, piece[: cut - used]))
+            break
+        kept.append((stream, piece))
+        used += len(piece)
+    return _joined(kept + [(kept[-1][0] if kept else "stdout", note)])

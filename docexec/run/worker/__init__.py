@@ -1,0 +1,16 @@
+"""The execution worker: imports torch once, then runs each snippet in a forked process.
+
+Run as ``python -m docexec.run.worker`` (``docexec.run.execute`` starts it): it reads one request
+(``docexec.run.protocol.Request``) from standard input and writes one report line per finished
+snippet (``docexec.run.protocol.Report``) to standard output, in the order the snippets finish.
+Nothing else is ever written to its standard output.
+
+Why a fork per snippet: importing torch takes seconds, so the worker pays it once; a forked
+process starts from that already-imported state, and any global state a snippet changes
+(``torch.set_grad_enabled(False)``, ``torch.set_default_dtype``, module globals, seeds) dies with
+it, so the next snippet cannot see it.
+
+Modules: ``child`` (the snippet's own process: capture, print recording, import tracking),
+``pool`` (slots, forks, timeouts, sub-workers), ``__main__`` (signals and the channel).
+The build never imports this package: it imports torch.
+"""

@@ -1,0 +1,531 @@
+"""The worker's scheduler: forks one process per snippet, at most ``jobs`` at once, and reports each.
+
+The worker (``python -m docexec.run.worker``) imports torch once (``preload``); each snippet then runs
+in a process forked from it (``docexec.run.worker.child``), so that it starts from that state and
+whatever global state it changes dies with it. A group of snippets that needs a slow module
+(``docexec.run.protocol.Group.preload``) runs in a sub-worker forked from the worker, which imports
+that module while the first group's snippets already run. The worker and its sub-workers share
+``jobs`` slots (``Slots``). A snippet that hangs, exits or crashes is reported as that snippet's
+failure while the others keep running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+
+from docexec.run.protocol import Group, Report, Request, error_end, read_events
+from docexec.run.worker.child import adopt_orphans, die_with_parent, end_descendants, run_child
+
+
+class Slots:
+    """At most ``jobs`` snippets running at once across the worker and its sub-workers.
+
+    A pipe holds one byte per free slot, the scheme of GNU make's jobserver
+    (https://www.gnu.org/software/make/manual/html_node/POSIX-Jobserver.html): a process takes a
+    byte before it forks a child and puts it back when that child has ended.
+    """
+
+    def __init__(self, jobs: int):
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.read_fd, False)
+        os.write(self.write_fd, b"+" * jobs)
+
+    def take(self) -> bool:
+        try:
+            return os.read(self.read_fd, 1) == b"+"
+        except BlockingIOError:
+            return False
+
+    def give(self) -> None:
+        os.write(self.write_fd, b"+")
+
+    def close(self) -> None:
+        os.close(self.read_fd)
+        os.close(self.write_fd)
+
+
+@dataclass
+class Running:
+    """A snippet process this (sub-)worker started and has not reaped yet."""
+
+    display: str  # the snippet's path relative to the root
+    folder: str  # its scratch folder: working directory, events and raw output files
+    started: float  # time.monotonic() at its fork
+    limit: float  # its timeout, in seconds
+    exit_fd: int | None  # readable once it ends (a pidfd), or None where there is none
+
+    @property
+    def events_path(self) -> str:
+        return os.path.join(self.folder, "events.jsonl")
+
+    @property
+    def raw_path(self) -> str:
+        return os.path.join(self.folder, "raw.txt")
+
+
+@dataclass
+class Feed:
+    """A sub-worker, seen from the worker through the read end of its result pipe."""
+
+    pid: int
+    waiting: list[str]  # its snippets not yet answered for
+    rest: bytes = b""  # what it wrote that is not a whole line yet
+    held: dict[int, str] = field(default_factory=dict)  # its snippet processes running: pid -> snippet
+
+
+@dataclass
+class _Live:
+    """What a signal handler must stop: the running snippet processes (each the leader of its own
+    process group) and the sub-workers (``Feed`` by read descriptor) of this (sub-)worker."""
+
+    running: dict[int, Running] = field(default_factory=dict)
+    feeds: dict[int, Feed] = field(default_factory=dict)
+
+
+LIVE = _Live()
+
+
+def stop_everything(signum, frame) -> None:  # noqa: ARG001 - a signal handler's signature
+    """On SIGTERM or SIGINT: stop every snippet this process runs (with what they started) and
+    every sub-worker (which does the same for its own), then end with status 128 + the signal.
+
+    The build sends SIGTERM when it gives up on the worker; Ctrl-C in a terminal sends SIGINT to
+    the build, the worker and its sub-workers, but not to the snippets, which run in process
+    groups of their own.
+    """
+    for pid in list(LIVE.running):
+        kill_group(pid)
+    for feed in list(LIVE.feeds.values()):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(feed.pid, signal.SIGTERM)
+    os._exit(128 + signum)
+
+
+def kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def preload() -> None:
+    """Import torch (and NumPy) once, so that every forked child starts with them, and the modules
+    torch imports lazily (``WARM_IMPORTS``) if that is silent.
+
+    A reader who runs an example sees what torch writes or warns the first time it imports one of
+    those; imported here, before the fork, it would be written in no example's run. So if importing
+    them writes anything, or shows a warning (under Python's default warning filters, which every
+    example starts with), this process starts again without them (``WARM_ENV`` set to 0), before
+    it has read any request: each example then imports them itself and shows what a reader would.
+    Left out: an example that turns on a warning hidden by default (a ``DeprecationWarning``)
+    before its first use of ``torch.func`` does not see one that importing it raised.
+    """
+    import torch  # noqa: F401
+
+    with contextlib.suppress(ImportError):
+        import numpy  # noqa: F401
+    if os.environ.get(WARM_ENV, "1") != "0" and not _warm_imports():
+        os.environ[WARM_ENV] = "0"
+        sys.stderr.flush()
+        os.execv(sys.executable, [sys.executable, "-m", "docexec.run.worker"])
+
+
+#: The environment variable that turns ``WARM_IMPORTS`` off (0); the worker sets it itself when
+#: importing them is not silent (``preload``).
+WARM_ENV = "DOCEXEC_WARM_IMPORTS"
+
+
+def _warm_imports() -> bool:
+    """Import ``WARM_IMPORTS``; returns whether that wrote nothing and showed no warning."""
+    import importlib
+    import io
+    import warnings
+
+    written = io.StringIO()
+    with warnings.catch_warnings(record=True) as shown, contextlib.redirect_stdout(written), \
+            contextlib.redirect_stderr(written):
+        for name in WARM_IMPORTS:
+            with contextlib.suppress(Exception):  # another torch may lack one: its snippets import it
+                importlib.import_module(name)
+    return not shown and not written.getvalue()
+
+
+def prepare(modules: list[str]) -> None:
+    """Make this process the state every child starts from: ``modules`` imported, seeded, frozen.
+
+    A module that fails to import is left alone: the snippet that needs it imports it again and
+    reports the error itself. ``gc.freeze()`` (https://docs.python.org/3/library/gc.html#gc.freeze)
+    keeps the cycle collector of a child from visiting, and so copying, every object inherited
+    from the worker; without it one ``gc.collect()`` in a snippet costs about 0.2 s.
+    """
+    import encodings.utf_8_sig  # noqa: F401 - what run_child reads the snippet with
+    import gc
+    import importlib
+
+    from docexec.run.worker import record  # noqa: F401 - what the child records with
+
+    for name in modules:
+        with contextlib.suppress(Exception):  # the snippet that needs it reports the error itself
+            importlib.import_module(name)
+    _warm_up()
+    _seed()
+    gc.freeze()
+
+
+def record_installation(root: str, preload: list[str], worker: bool = False) -> None:
+    """Write the size and modification time of every installed module file this process has
+    imported (torch and what it imports, and ``preload``) to
+    ``<root>/.cache/docexec/installation/<preload>.json``: the snippets forked from here see those
+    modules without importing them, so a change to one of them must invalidate every cached run
+    (``docexec.run.cache.RunCache.installation_changed``).
+
+    In the worker (``worker``), the records of sub-workers whose modules it has imported itself are
+    written too, with its own files (theirs among them): no sub-worker that would write them again
+    is started while it has them (``Request.merged``), and a record never written again would, once
+    stale, make every later build run every snippet again. They are not removed: a later worker
+    without those modules would then record none of their files."""
+    import json
+
+    from docexec.core.files import write_atomically
+    from docexec.run.cache import CACHE_DIR, INSTALLATION_DIR
+
+    places = tuple(os.path.join(p, "") for p in {sys.prefix, sys.base_prefix, sys.exec_prefix})
+    files = {}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and path.startswith(places):
+            with contextlib.suppress(OSError):
+                stat = os.stat(path)
+                files[path] = [stat.st_size, stat.st_mtime_ns]
+    name = "-".join(preload) or "worker"
+    folder = os.path.join(root, CACHE_DIR, INSTALLATION_DIR)
+    with contextlib.suppress(OSError):
+        write_atomically(os.path.join(folder, f"{name}.json"), json.dumps(files, sort_keys=True))
+        for other in os.listdir(folder) if worker else []:
+            modules = other.removesuffix(".json").split("-")
+            if other.endswith(".json") and other != f"{name}.json" and all(m in sys.modules for m in modules):
+                write_atomically(os.path.join(folder, other), json.dumps(files, sort_keys=True))
+
+
+def _seed() -> None:
+    """Start every snippet from the same random state (Python, torch, NumPy)."""
+    import random
+
+    import torch
+
+    random.seed(0)
+    torch.manual_seed(0)
+    try:
+        import numpy
+
+        numpy.random.seed(0)
+    except ImportError:
+        pass
+
+
+#: Modules torch imports lazily, on a snippet's first backward pass (``_make_grads`` imports the
+#: symbolic shapes module, and SymPy with it) or first ``torch.func`` transform (TorchDynamo, the
+#: decompositions for forward mode). Imported once in the worker (``preload``), they cost no child
+#: anything: without them, these imports were about 85% of the time the examples of this site ran.
+WARM_IMPORTS = ("torch.fx.experimental.symbolic_shapes", "torch.func", "torch._dynamo",
+                "torch._decomp.decompositions_for_jvp")
+
+
+def _warm_up() -> None:
+    """Pay once, before forking, what torch pays on a first tensor operation and a first tensor
+    repr (lazy initialisation in the dispatcher and in ``torch._tensor_str``), so that no child
+    pays it again. No tensor requires grad: no autograd Node is made (which would advance the
+    sequence numbers a snippet can print), no engine started, no random number drawn.
+    """
+    import torch
+
+    x = torch.ones(2)
+    repr((x * 2 + 1).sum()), repr(x)
+
+
+def serve(request: Request, out) -> None:
+    """Run every snippet of ``request``, at most ``jobs`` at once; write one report line each to ``out``."""
+    import torch
+
+    versions = {"torch": torch.__version__, "python": sys.version.split()[0]}
+    slots = Slots(request.jobs)
+    adopt_orphans()
+    first, *others = request.merged(lambda module: module in sys.modules)
+    worker = os.getpid()
+    for group in others:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            _sub_worker(request, group, slots, versions, read_fd, write_fd, worker)
+        os.close(write_fd)
+        os.set_blocking(read_fd, False)
+        LIVE.feeds[read_fd] = Feed(pid, list(group.snippets))
+    prepare(first.preload)
+    record_installation(request.root, first.preload, worker=True)
+    try:
+        _Group(request, first.snippets, slots, versions, out).run()
+    finally:
+        slots.close()  # a worker that serves request after request keeps no pipe of an old one
+
+
+def _sub_worker(request: Request, group: Group, slots: Slots, versions: dict, read_fd: int, write_fd: int,
+                worker: int) -> None:
+    """In a forked sub-worker: import the group's modules, run its snippets, then end (never returns)."""
+    status = 70
+    feeds = list(LIVE.feeds)
+    LIVE.running.clear()
+    LIVE.feeds.clear()  # the worker's own are not this process's
+    try:
+        die_with_parent(signal.SIGTERM, worker)  # stop_everything then stops its snippets
+        os.close(read_fd)
+        for fd in feeds:
+            os.close(fd)
+        adopt_orphans()  # not inherited across fork
+        prepare(group.preload)
+        record_installation(request.root, group.preload)
+        with os.fdopen(write_fd, "w", encoding="utf-8") as pipe:
+            _Group(request, group.snippets, slots, versions, pipe, announce=True, parent=worker).run()
+        status = 0
+    except BaseException:  # noqa: BLE001 - said on the worker's stderr; its snippets are reported
+        traceback.print_exc()
+    finally:
+        os._exit(status)
+
+
+class _Group:
+    """Runs one group's snippets in this process (the worker, or a sub-worker) and passes on the
+    reports of the sub-workers in ``LIVE.feeds`` (the worker's only).
+
+    With ``announce`` (in a sub-worker), also writes a ``+<pid> <snippet>`` line for each snippet
+    process started and a ``-<pid>`` line for each one ended, so that the worker can stop the
+    processes of a sub-worker that died and give back their slots. ``parent`` is the pid of the
+    process that must outlive this one (the build, or for a sub-worker the worker; default: the
+    parent now): once it is no longer this process's parent, this ends as on SIGTERM.
+    """
+
+    def __init__(self, request: Request, snippets: list[str], slots: Slots, versions: dict, out,
+                 announce: bool = False, parent: int | None = None):
+        self.request = request
+        self.pending = list(snippets)
+        self.slots = slots
+        self.versions = versions
+        self.out = out
+        self.announce = announce
+        self.scratch = tempfile.mkdtemp(prefix="docexec-")
+        self.counter = 0
+        self.parent = os.getppid() if parent is None else parent
+
+    def run(self) -> None:
+        running = LIVE.running
+        while self.pending or running or LIVE.feeds:
+            if os.getppid() != self.parent:
+                # The build ended (killed by SIGTERM, say) or, for a sub-worker, the worker died (a
+                # snippet of its own killed it): nobody reads what this writes, and in a sub-worker
+                # the slots the worker held never come back. End as on SIGTERM, stopping every snippet.
+                stop_everything(signal.SIGTERM, None)
+            while self.pending and self.slots.take():
+                self._start(self.pending.pop(0))
+            busy = any([self._reap(pid) for pid in list(running)])
+            busy = _pass_on(self.out, self.versions, self.slots) or busy
+            if not busy:
+                _wait_for_work(running, LIVE.feeds, self.slots if self.pending else None)
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def _start(self, display: str) -> None:
+        self.counter += 1
+        folder = os.path.join(self.scratch, str(self.counter))
+        os.makedirs(os.path.join(folder, "cwd"))
+        limits = self.request.limits(display)
+        proc = Running(display, folder, 0.0, limits.timeout, None)
+        open(proc.events_path, "w").close()
+        open(proc.raw_path, "w").close()
+        self.out.flush()
+        me = os.getpid()
+        # In a sub-worker, the snippet starts only once the worker has been told it holds a slot:
+        # a snippet that kills the sub-worker at once must not take the slot with it.
+        go_read, go_write = os.pipe() if self.announce else (-1, -1)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                if go_read >= 0:
+                    os.close(go_write)
+                    os.read(go_read, 1)
+                    os.close(go_read)
+                run_child(self.request.root, display, proc.events_path, proc.raw_path, os.path.join(folder, "cwd"),
+                          limits, stop_handler=stop_everything, parent=me)
+            finally:
+                os._exit(70)
+        proc.started = time.monotonic()
+        proc.exit_fd = _exit_fd(pid)
+        LIVE.running[pid] = proc
+        if not self.announce:  # the build learns which snippets ran should this worker die
+            self.out.write(json.dumps({"started": display}) + "\n")
+            self.out.flush()
+        else:
+            os.close(go_read)
+            self.out.write(f"+{pid} {display}\n")
+            self.out.flush()
+            os.write(go_write, b"+")
+            os.close(go_write)
+
+    def _reap(self, pid: int) -> bool:
+        """Report snippet process ``pid`` if it has ended or ran past its timeout (then stopped).
+        True if it was reported."""
+        proc = LIVE.running[pid]
+        done, wait_status = os.waitpid(pid, os.WNOHANG)
+        timed_out = False
+        if done == 0:
+            if time.monotonic() - proc.started <= proc.limit:
+                return False
+            kill_group(pid)
+            os.waitpid(pid, 0)
+            timed_out = True
+        kill_group(pid)  # whatever the snippet started and left running
+        del LIVE.running[pid]
+        # and what it started in sessions of their own, orphaned when it was killed (adopt_orphans)
+        end_descendants(set(LIVE.running) | {feed.pid for feed in LIVE.feeds.values()})
+        if proc.exit_fd is not None:
+            os.close(proc.exit_fd)
+        self.slots.give()
+        if self.announce:
+            self.out.write(f"-{pid}\n")
+        self._report(proc, wait_status, timed_out)
+        shutil.rmtree(proc.folder, ignore_errors=True)
+        return True
+
+    def _report(self, proc: Running, wait_status: int, timed_out: bool) -> None:
+        events, end, raw = read_events(proc.events_path, proc.raw_path)
+        report: Report = {"path": proc.display, "events": events, "raw": raw, "versions": self.versions,
+                          "seconds": round(time.monotonic() - proc.started, 3), "end": end}
+        if timed_out:
+            report["end"] = error_end("Timeout", f"the snippet ran longer than {proc.limit:g} s and was stopped",
+                                      _crash_line(report), _crash_trace(raw))
+        elif end is not None and end.get("late") and end["status"] == "ok":  # it ended just before its timeout
+            written = dict(report, raw="".join(event.get("o", "") for event in events) + raw)  # the dump among it
+            report["end"] = error_end("Timeout", f"the snippet ran up to its time limit ({proc.limit:g} s)",
+                                      _crash_line(written), _crash_trace(written["raw"]))
+        elif end is None:
+            report["end"] = error_end("Crash", describe_exit(wait_status), _crash_line(report), _crash_trace(raw))
+        self.out.write(json.dumps(report) + "\n")
+        self.out.flush()
+
+
+def _exit_fd(pid: int) -> int | None:
+    """A descriptor that becomes readable when child ``pid`` ends (Linux 5.3+: ``os.pidfd_open``),
+    or None where there is none; the caller closes it."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def _wait_for_work(running: dict[int, Running], feeds: dict[int, Feed], slots: Slots | None) -> None:
+    """Sleep until a child ends, a sub-worker writes, a slot is free (if ``slots`` is given) or the
+    next timeout is due, whichever comes first. Where a child has no exit descriptor, wakes up
+    every 2 ms to look, as a poll."""
+    watched = [proc.exit_fd for proc in running.values() if proc.exit_fd is not None] + list(feeds)
+    if slots is not None:
+        watched.append(slots.read_fd)
+    if any(proc.exit_fd is None for proc in running.values()):
+        wait = 0.002
+    else:
+        now = time.monotonic()
+        wait = min([1.0] + [proc.started + proc.limit - now for proc in running.values()])
+    try:
+        select.select(watched, [], [], max(0.0, wait) + 0.001)
+    except (OSError, ValueError):
+        time.sleep(0.002)
+
+
+def _pass_on(out, versions: dict, slots: Slots) -> bool:
+    """Copy the complete report lines the sub-workers wrote so far to ``out``; when one has ended,
+    report each of its snippets it did not answer for as crashed. True if anything was read."""
+    read_any = False
+    for fd, feed in list(LIVE.feeds.items()):
+        try:
+            data = os.read(fd, 1 << 20)
+        except BlockingIOError:
+            continue
+        read_any = True
+        if data:
+            _pass_lines(feed, data, out)
+        else:
+            _sub_worker_ended(fd, feed, out, versions, slots)
+    return read_any
+
+
+def _pass_lines(feed: Feed, data: bytes, out) -> None:
+    *lines, feed.rest = (feed.rest + data).split(b"\n")
+    for line in lines:
+        if line[:1] == b"+":
+            pid_text, _, display = line[1:].decode("utf-8").partition(" ")
+            feed.held[int(pid_text)] = display
+            out.write(json.dumps({"started": display}) + "\n")
+        elif line[:1] == b"-":
+            feed.held.pop(int(line[1:]), None)
+        else:
+            out.write(line.decode("utf-8") + "\n")
+            feed.waiting.remove(json.loads(line)["path"])
+    out.flush()
+
+
+def _sub_worker_ended(fd: int, feed: Feed, out, versions: dict, slots: Slots) -> None:
+    os.close(fd)
+    del LIVE.feeds[fd]
+    _, wait_status = os.waitpid(feed.pid, 0)
+    for child in feed.held:  # snippet processes it left running: stopped here, their slots given back
+        kill_group(child)
+        slots.give()
+    running_then = set(feed.held.values())
+    for display in feed.waiting:
+        what = "running it" if display in running_then else "that was to run it"
+        end = error_end("Crash", f"the sub-worker {what} ended first: " + describe_exit(wait_status))
+        report: Report = {"path": display, "events": [], "raw": "", "versions": versions, "seconds": 0.0, "end": end}
+        out.write(json.dumps(report) + "\n")
+    out.flush()
+
+
+def _crash_line(report: Report) -> int:
+    """The snippet line in faulthandler's traceback (innermost first), else the last line that wrote."""
+    found = re.findall(rf'File "{re.escape(report["path"])}", line (\d+)', report["raw"])
+    if found:
+        return int(found[0])
+    lines = [event.get("l", 0) for event in report["events"] if event.get("l")]
+    return lines[-1] if lines else 0
+
+
+#: A frame of faulthandler's dump that is the engine's, not the snippet's: docexec's own files, the
+#: frames it runs a snippet under (named ``sys``, as Python names the frame above a module) and
+#: the interpreter's frozen start-up modules.
+_ENGINE_FRAME = re.compile(r'\s*File "(?:sys|<frozen [^"]*>|'
+                           + re.escape(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep)
+                           + r'[^"]*)", line \d+ in ')
+
+
+def _crash_trace(raw: str) -> str:
+    """faulthandler's dump at the end of ``raw`` (a crash or a timeout), without the engine's frames."""
+    start = max(raw.rfind("Fatal Python error"), raw.rfind("Timeout ("), raw.rfind("Thread 0x"))
+    if start < 0:
+        return ""
+    return "\n".join(line for line in raw[start:].strip().splitlines() if not _ENGINE_FRAME.match(line))
+
+
+def describe_exit(wait_status: int) -> str:
+    """In words: how a process that ended with ``wait_status`` (``os.waitpid``) ended."""
+    if os.WIFSIGNALED(wait_status):
+        number = os.WTERMSIG(wait_status)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return f"the interpreter was killed by {name}"
+    return f"the interpreter exited with status {os.WEXITSTATUS(wait_status)} (os._exit or a crash)"

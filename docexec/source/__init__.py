@@ -1,0 +1,1 @@
+"""Reading examples and pages: snippets, their claims, a page's includes, the site's configuration."""

@@ -1,0 +1,414 @@
+"""Output claims: what a snippet's comments say its ``print`` calls write, checked and rewritten.
+
+The convention (from the module author's draft, see ``docs/contributing.md``):
+
+* ``print(x.requires_grad)  # True -> PyTorch records ops on x``: the text before `` -> `` (the whole
+  comment when there is no arrow) is a claim about the one line that print call writes; the rest
+  is a note for the reader, never checked.
+* A print whose output spans several lines, or that runs several times, carries its claim in
+  ``#>`` lines right below the call, one per output line; its own comment may then hold only a
+  note: ``print(t)  # -> a 2x2 tensor``.
+* ``...`` in a claim matches any text (``doctest``'s ELLIPSIS rule). What changes from one run to
+  the next, object addresses and ids (``0x7f03b095d810``, ``id(x)``), is printed as ``0x…`` (or
+  ``…`` for a decimal id): the run says which numbers were addresses (``mask``), and a claim shows
+  them masked. Every other number, hexadecimal or not, is claimed as printed.
+* Every ``print`` call in a snippet file carries a claim.
+
+All functions here are pure text functions: they take source text and recorded print output and
+return problems or new source text. Nothing here runs code or touches the file system.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+
+from docexec.core.problems import Problem
+from docexec.source.snippets import LINE_LIMIT, split_lines
+
+#: Numbers that may be an address or an id: hexadecimal with six digits or more, decimal with seven
+#: or more (no address of a running process is lower). The run decides which ones were.
+ADDRESS_LIKE = re.compile(r"\b(?:0x[0-9a-fA-F]{6,}|[0-9]{7,})\b")
+#: What a hexadecimal address becomes, on the page and in claims; a decimal id becomes "…".
+ADDRESS_PLACEHOLDER = "0x…"
+
+_BLOCK_LINE = re.compile(r"^[ \t]*#>(?: (?P<text>.*)|[ \t]*)$")
+_ARROW = " -> "
+
+
+def mask(text: str, addresses: list[str] | set[str]) -> str:
+    """``text`` with each of ``addresses`` (numbers the run found to be addresses or ids, as
+    printed) shown as ``0x…`` (hexadecimal) or ``…`` (decimal), wherever it stands as a whole number."""
+    if not addresses:
+        return text
+    found = set(addresses)
+
+    def hide(match: re.Match) -> str:
+        token = match.group(0)
+        if token not in found:
+            return token
+        return ADDRESS_PLACEHOLDER if token.startswith("0x") else "…"
+
+    return ADDRESS_LIKE.sub(hide, text)
+
+
+class ClaimSyntaxError(ValueError):
+    """A snippet whose claims cannot be read (it does not parse, or two prints share a line)."""
+
+    def __init__(self, line: int, message: str):
+        self.line = line
+        super().__init__(message)
+
+
+@dataclass
+class PrintSite:
+    """One ``print(...)`` call in a snippet and the claim attached to it.
+
+    Attributes:
+        line, end_line: first and last source line of the call (1-based).
+        indent: the leading whitespace of the call's first line.
+        comment_col: column of the ``#`` of the comment on ``end_line``, or None.
+        claim: the inline claim (text before `` -> ``), or None when there is none.
+        note: the note after `` -> ``, or None.
+        block: the ``#>`` lines below the call, without their ``#> `` prefix.
+    """
+
+    line: int
+    end_line: int
+    indent: str
+    comment_col: int | None = None
+    claim: str | None = None
+    note: str | None = None
+    block: list[str] = field(default_factory=list)
+
+    @property
+    def expected(self) -> list[str] | None:
+        """The claimed output lines, or None when the print carries no claim."""
+        if self.block:
+            return list(self.block)
+        if self.claim is not None:
+            return [self.claim]
+        return None
+
+
+def find_print_sites(source: str) -> list[PrintSite]:
+    """Find every ``print`` call in ``source`` with the claim written next to it.
+
+    Raises:
+        ClaimSyntaxError: the source does not parse, or two print calls end on the same line.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise ClaimSyntaxError(exc.lineno or 0, f"the snippet does not parse: {exc.msg}") from exc
+    lines = split_lines(source)
+    calls = sorted(
+        (node for node in ast.walk(tree)
+         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print"),
+        key=lambda node: (node.lineno, node.col_offset),
+    )
+    # A print nested inside another print's arguments belongs to the outer one.
+    nested = {id(node) for call in calls for node in ast.walk(call) if node is not call}
+    outer = [c for c in calls if id(c) not in nested]
+    comments = _comments_by_line(source)
+    sites: list[PrintSite] = []
+    seen_end: dict[int, int] = {}
+    for call in outer:
+        end = call.end_lineno or call.lineno
+        if end in seen_end:
+            raise ClaimSyntaxError(end, f"two print calls end on line {end}; give each its own line so each can "
+                                        "carry a claim")
+        seen_end[end] = call.lineno
+        first = lines[call.lineno - 1]
+        site = PrintSite(line=call.lineno, end_line=end, indent=first[: len(first) - len(first.lstrip())])
+        if end in comments:
+            col, text = comments[end]
+            site.comment_col = col
+            site.claim, site.note = _split_comment(text)
+        number = end + 1
+        while number <= len(lines):
+            match = _BLOCK_LINE.match(lines[number - 1])
+            if not match:
+                break
+            site.block.append((match.group("text") or "").rstrip())
+            number += 1
+        sites.append(site)
+    return sites
+
+
+def _comments_by_line(source: str) -> dict[int, tuple[int, str]]:
+    comments: dict[int, tuple[int, str]] = {}
+    for token in tokenize.generate_tokens(io.StringIO(source, newline=None).readline):
+        if token.type == tokenize.COMMENT:
+            comments[token.start[0]] = (token.start[1], token.string)
+    return comments
+
+
+def _split_comment(comment: str) -> tuple[str | None, str | None]:
+    text = comment[1:].strip()
+    if text.startswith(">"):  # a '#>' line on the call itself is a claim line, not a note
+        return text[1:].strip(), None
+    if text.startswith("->"):
+        return None, text[2:].strip() or None
+    if _ARROW in text:
+        claim, note = text.split(_ARROW, 1)
+        return claim.strip(), note.strip() or None
+    if text.endswith(" ->"):
+        return text[:-3].strip(), None
+    return text, None
+
+
+def orphan_claim_lines(source: str, sites: list[PrintSite]) -> list[int]:
+    """Lines holding a ``#>`` claim that is not right below a print call (so nothing checks it)."""
+    owned = set()
+    for site in sites:
+        owned.update(range(site.end_line + 1, site.end_line + 1 + len(site.block)))
+    return [number for number, line in enumerate(split_lines(source), start=1)
+            if _BLOCK_LINE.match(line) and number not in owned]
+
+
+def site_for_line(sites: list[PrintSite], line: int) -> PrintSite | None:
+    """The print call whose source lines contain ``line`` (the innermost one), or None."""
+    best = None
+    for site in sites:
+        if site.line <= line <= site.end_line and (best is None or site.line >= best.line):
+            best = site
+    return best
+
+
+def printed_lines(sites: list[PrintSite], prints: list[tuple[int, str]]) -> dict[int, list[str] | None]:
+    """Group recorded print output by call site.
+
+    Args:
+        sites: from ``find_print_sites``.
+        prints: ``(line, text)`` for each print call the run made in the snippet file, in order.
+
+    Returns:
+        For each site's first line: the output lines of all its calls, addresses normalized and
+        trailing whitespace removed; None when that print never ran.
+    """
+    chunks: dict[int, list[str]] = {}
+    site_of: dict[int, PrintSite | None] = {}  # a loop's print records the same line many times
+    for line, chunk in prints:
+        if line not in site_of:
+            site_of[line] = site_for_line(sites, line)
+        site = site_of[line]
+        if site is not None:
+            chunks.setdefault(site.line, []).append(chunk)
+    out: dict[int, list[str] | None] = {}
+    for site in sites:
+        if site.line not in chunks:
+            out[site.line] = None
+            continue
+        body = "".join(chunks[site.line])
+        if body.endswith("\n"):
+            body = body[:-1]
+        out[site.line] = [line.rstrip() for line in split_lines(body + "\n")] if body else [""]
+    return out
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """Whether claimed lines match printed lines (``...`` matches any text); addresses in the
+    printed lines must have been masked already (``mask``)."""
+    want = "\n".join(line.rstrip() for line in expected) + "\n"
+    got = "\n".join(line.rstrip() for line in actual) + "\n"
+    import doctest  # here: a warm build checks no claim, and doctest imports unittest and pdb
+
+    return doctest.OutputChecker().check_output(want, got, doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1)
+
+
+def check(path: str, source: str, prints: list[tuple[int, str]], complete: bool = True) -> list[Problem]:
+    """Compare every claim in a snippet with what its run printed.
+
+    Args:
+        path: the snippet's path as it should appear in messages (``snippets/x/y.py``).
+        source: the snippet's text.
+        prints: the run's print records (``RunResult.prints``).
+        complete: False when the run stopped early (an error): prints that never ran are then not
+            reported, since the error already is.
+
+    Returns:
+        One ``Problem`` per print call with no claim, a claim that does not hold, or a claim on a
+        print that never ran; an empty list when all claims hold.
+    """
+    try:
+        sites = find_print_sites(source)
+    except ClaimSyntaxError as exc:
+        return [Problem(path, exc.line, str(exc))]
+    actual = printed_lines(sites, prints)
+    problems = []
+    for line in orphan_claim_lines(source, sites):
+        problems.append(Problem(path, line, "this '#>' claim line is not right below a print call, so nothing "
+                                            "checks it (run `make fix` to remove it)"))
+    for line in sorted({line for line, _ in prints if site_for_line(sites, line) is None}):
+        problems.append(Problem(path, line, "print is called under another name here, so its output cannot carry "
+                                            "a claim; call print(...) directly"))
+    for site in sites:
+        got = actual[site.line]
+        want = site.expected
+        if site.block and site.claim is not None:
+            problems.append(Problem(path, site.line, "this print has both an inline claim and '#>' lines; keep one "
+                                                     "(run `make fix` to keep the '#>' lines)"))
+            continue
+        if got is None:
+            if not complete:
+                continue
+            if want is not None:
+                problems.append(Problem(path, site.line, "this print never ran, so its claim cannot be checked"))
+            else:
+                problems.append(Problem(path, site.line, "this print never ran and carries no claim"))
+            continue
+        if want is None:
+            problems.append(Problem(
+                path, site.line, f"print has no output claim; it printed {_show(got)} (run `make fix` to add it)"))
+        elif not matches(want, got):
+            problems.append(Problem(
+                path, site.line,
+                f"claim does not hold: claimed {_show(want)}, printed {_show(got)} (run `make fix` to update it)"))
+    return problems
+
+
+def _show(lines: list[str]) -> str:
+    text = "\n".join(lines)
+    if len(text) > 200:
+        text = text[:200] + "…"
+    return repr(text)
+
+
+#: What an exercise shows instead of a claim: the reader predicts it.
+HIDDEN = "# ?"
+
+
+@functools.lru_cache(maxsize=512)
+def hidden(source: str) -> str:
+    """``source`` as an exercise shows it: each print's claim (and note) replaced by ``# ?`` and its
+    ``#>`` lines left out, so the reader predicts what the build checked. A source that does not
+    parse is returned as it is (the run reports it). Kept for the same ``source``: a page and its
+    notebook show each exercise, and ``mkdocs serve`` converts every page again on each rebuild."""
+    try:
+        sites = find_print_sites(source)
+    except ClaimSyntaxError:
+        return source
+    lines = split_lines(source, keepends=True)
+    for site in sorted(sites, key=lambda s: s.line, reverse=True):
+        if site.expected is None:
+            continue
+        del lines[site.end_line: site.end_line + len(site.block)]
+        text = lines[site.end_line - 1]
+        ending = text[len(text.rstrip("\r\n")):]
+        code = text[: site.comment_col].rstrip() if site.comment_col is not None else text.rstrip("\r\n")
+        lines[site.end_line - 1] = f"{code}  {HIDDEN}{ending}"
+    return "".join(lines)
+
+
+def remap_prints(old_source: str, new_source: str, prints: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Move print records of ``old_source`` to the lines of the same calls in ``new_source``.
+
+    ``new_source`` must differ from ``old_source`` in comments only (what ``rewrite`` does), so both
+    hold the same print calls in the same order.
+    """
+    old_sites, new_sites = find_print_sites(old_source), find_print_sites(new_source)
+    if len(old_sites) != len(new_sites):
+        raise ValueError("the two sources do not hold the same print calls")
+    moved = []
+    for line, text in prints:
+        site = site_for_line(old_sites, line)
+        if site is not None:
+            line += new_sites[old_sites.index(site)].line - site.line
+        moved.append((line, text))
+    return moved
+
+
+@dataclass(frozen=True)
+class Change:
+    """One claim rewritten by ``rewrite``: where, and the claimed lines before and after."""
+
+    line: int
+    before: list[str] | None
+    after: list[str]
+
+
+def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Change]]:
+    """Return ``source`` with every missing or stale claim replaced by what was printed.
+
+    Claims that hold are left exactly as written (so hand-written ``...`` patterns survive), notes
+    after `` -> `` are kept, and a print that never ran is left alone. Single-line output goes in
+    the comment (``# value -> note``) when the line stays within ``snippets.LINE_LIMIT``; output of
+    several lines, text containing `` -> `` or a line that would grow longer goes in ``#>`` lines
+    below the call.
+
+    Raises:
+        ClaimSyntaxError: ``source`` does not parse, or a printed line is too long for a claim line
+            (``snippets.LINE_LIMIT``); nothing is rewritten.
+    """
+    sites = find_print_sites(source)
+    actual = printed_lines(sites, prints)
+    lines = split_lines(source, keepends=True)
+    ending = "\n"
+    if lines and lines[0].endswith("\r\n"):
+        ending = "\r\n"
+    elif lines and lines[0].endswith("\r"):
+        ending = "\r"
+    changes: list[Change] = []
+    orphans = set(orphan_claim_lines(source, sites))
+    edits = sorted([(site.line, site) for site in sites] + [(line, None) for line in orphans],
+                   key=lambda pair: pair[0], reverse=True)
+    for number, site in edits:
+        if site is None:  # an orphan '#>' line: nothing checks it, so it goes
+            changes.append(Change(number, [split_lines(lines[number - 1])[0].strip()], []))
+            del lines[number - 1]
+            continue
+        got = actual[site.line]
+        if got is None:
+            continue
+        want = site.expected
+        both = bool(site.block) and site.claim is not None
+        if want is not None and matches(want, got) and not both:
+            continue
+        changes.append(Change(site.line, want, got))
+        inline = (
+            len(got) == 1 and got[0] and got[0] == got[0].strip() and _ARROW not in got[0]
+            and not got[0].startswith(("->", ">")) and not got[0].endswith(" ->") and not both
+        )
+        end_text = lines[site.end_line - 1].rstrip("\r\n")
+        code = end_text[: site.comment_col].rstrip() if site.comment_col is not None else end_text.rstrip()
+        new_end = f"{code}  # {got[0]}" + (_ARROW + site.note if site.note else "")
+        if inline and len(new_end) <= LINE_LIMIT:
+            block: list[str] = []
+        else:
+            new_end = f"{code}  # -> {site.note}" if site.note else code
+            block = [f"{site.indent}#> {line}".rstrip() if line else f"{site.indent}#>" for line in got]
+            too_long = next((line for line in block if len(line) > LINE_LIMIT), None)
+            if too_long is not None:
+                raise ClaimSyntaxError(site.line, f"it printed a line too long for a '#>' claim line "
+                                       f"({len(too_long)} characters with the claim's mark; the limit is "
+                                       f"{LINE_LIMIT}): print it shorter or wrapped (textwrap.fill)")
+        first_block = site.end_line  # index (0-based) of the first '#>' line
+        lines[first_block: first_block + len(site.block)] = [b + ending for b in block]
+        lines[site.end_line - 1] = new_end + ending
+    changes.reverse()
+    new_source = "".join(lines)
+    if source and not source.endswith(("\n", "\r")) and new_source.endswith(ending):
+        new_source = new_source[: -len(ending)]
+    _verify_rewrite(source, new_source, prints)
+    return new_source, changes
+
+
+def _verify_rewrite(source: str, new_source: str, prints: list[tuple[int, str]]) -> None:
+    """Refuse a rewrite that would change the code, or whose claims would not hold on re-reading."""
+    try:
+        old_tree, new_tree = ast.parse(source), ast.parse(new_source)
+    except SyntaxError as exc:
+        raise ClaimSyntaxError(exc.lineno or 0, f"rewriting claims would break the snippet: {exc.msg}") from exc
+    if ast.dump(old_tree) != ast.dump(new_tree):
+        raise ClaimSyntaxError(0, "the printed text cannot be written as a comment without changing the code "
+                                  "(it holds a line break Python would read); print its repr() instead")
+    moved = remap_prints(source, new_source, prints)
+    bad = [p for p in check("snippet", new_source, moved) if "never ran" not in p.message]
+    if bad:
+        raise ClaimSyntaxError(bad[0].line, "the printed text cannot be written as a claim that reads back the "
+                                            f"same ({bad[0].message}); print its repr() instead")

@@ -1,0 +1,1 @@
+"""The work of ``python -m docexec``'s commands (check, fix, notebooks, drift, upgrade)."""

@@ -1,0 +1,58 @@
+"""``make drift``: every example run on the pinned PyTorch and on another, compared and reported."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from docexec.run.execute import ExecutionError
+from docexec.run.runner import Runner
+from docexec.source.snippets import SNIPPETS_DIR
+from docexec.versions import drift, sideenv
+
+
+def drift_report(root: Path, torch: str | None, python: str | None, record: bool, out=sys.stdout) -> int:
+    """Run every snippet on the pinned PyTorch and on ``torch`` (its side environment, made if
+    missing, or the interpreter ``python``), print what would change and a summary line, and write
+    the drift record if ``record`` (the only file written).
+
+    Returns:
+        0 when both runs could be made, whatever they found; 2 when the environment could not be
+        made or run (one line on stderr says why).
+    """
+    if python is None:
+        try:
+            python = sideenv.ensure(root, torch, out)
+        except sideenv.SideEnvError as exc:
+            print(f"docexec drift: cannot make the PyTorch {torch} environment: {exc}", file=sys.stderr)
+            return 2
+    main_run, side_run = Runner(root, SNIPPETS_DIR), Runner(root, SNIPPETS_DIR, python=python)
+    try:
+        main_run.start()
+        side_run.start()
+        main, side = main_run.wait(), side_run.wait()
+    except ExecutionError as exc:
+        print(f"docexec drift: the examples could not be run by {python}: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        main_run.close()
+        side_run.close()
+    ran = sideenv.base_version(side.versions().get("torch", "?"))
+    if torch is not None and ran != sideenv.base_version(torch):
+        print(f"docexec drift: {python} runs PyTorch {ran}, not {torch}", file=sys.stderr)
+        return 2
+    found = drift.make_record(main, side, torch or ran, root, SNIPPETS_DIR)
+    broken = main.problems()
+    if broken:
+        print(f"docexec drift: the course has {len(broken)} problem(s) on PyTorch {found.baseline} itself (`make "
+              "check` lists them); the examples that fail there are not compared", file=out)
+    for line in drift.report(found):
+        print(line, file=out)
+    if not record:
+        kept = "the record was not written (RECORD=0)"
+    elif drift.write(root, found):
+        kept = f"written to {drift.RECORD}: commit it, and the site shows it (What changes in PyTorch {found.torch})"
+    else:
+        kept = f"{drift.RECORD} is up to date"
+    print(f"docexec drift: {drift.summary(found)}; {kept}", file=out)
+    return 0
