@@ -23,3 +23,14 @@ J = torch.tensor(
     [[x[1], x[0], 0.0], [2 * x[0], 0.0, x[2].cos()]], dtype=torch.float64
 )
 print(torch.allclose(jvp, J @ v), torch.allclose(jvp, finite_diff))  # True True
+
+
+def s(x):  # R^3 -> R: a scalar function
+    return (x**2).sum()
+
+
+with fwAD.dual_level():
+    slope = fwAD.unpack_dual(s(fwAD.make_dual(x, v))).tangent
+# one number: how fast s changes along v, the gradient 2x dotted with v
+print(slope)  # tensor(-1.4000, dtype=torch.float64)
+print(torch.allclose(slope, (2 * x) @ v))  # True

@@ -26,7 +26,7 @@ def backward_pre(module, grad_output):
 
 
 def backward(module, grad_input, grad_output):
-    # grad_input: one entry per tensor argument of forward, here x only;
+    # grad_input: one entry per positional argument of forward, here x;
     # the gradients of weight and bias are not part of it
     print("backward hook:     grad_input", shapes(grad_input))
     #> backward hook:     grad_input [(4, 3)]

@@ -1,3 +1,5 @@
+import warnings
+
 import torch
 
 lr = 0.1
@@ -11,7 +13,11 @@ print(p.is_leaf, type(p.grad_fn).__name__)  # False SubBackward0
 
 (p ** 2).sum().backward()
 # The gradient went to the old leaf, which no name refers to any more.
-print(p.grad)  # None -> reading it also raises a warning
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    print(p.grad)  # None -> reading it raised nothing
+# but it emitted a warning, which the block above recorded
+print([warning.category.__name__ for warning in caught])  # ['UserWarning']
 
 try:
     p = p - lr * p.grad  # the second step
