@@ -10,13 +10,15 @@ NODE_STAMP := node_modules/.installed
 ADDR ?= 127.0.0.1:8000
 # options of tools/bench.py, e.g. make bench BENCH_ARGS="--repeat 1 --skip-scaling --skip-serve"
 BENCH_ARGS ?=
+# test processes (pytest-xdist): the suite's modules are shared out among them, each kept whole
+TEST_JOBS ?= 2
 
 # Material 9.8 prints an end-of-life notice on every build; silence it in logs.
 export NO_MKDOCS_2_WARNING := 1
 # Reproducible builds: dates in the sitemap come from the last commit, not from today.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: setup serve build test lint fix check notebooks drift upgrade bench linkcheck clean
+.PHONY: setup serve build test test-fast lint fix check notebooks drift upgrade bench linkcheck clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -52,7 +54,10 @@ build: setup  ## strict build into site/
 	$(BIN)/mkdocs build --strict --site-dir site
 
 test: setup lint  ## the linter, then the whole test suite
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile
+
+test-fast: setup  ## the tests that need no site build, browser or second PyTorch (about a minute): for the edit loop
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not slow"
 
 lint: setup  ## ruff, with the rules of pyproject.toml
 	$(BIN)/ruff check .

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import re
 import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -53,15 +57,56 @@ def markdown_extensions(skip: tuple[str, ...] = ()) -> tuple[list[str], dict[str
     return names, configs
 
 
-@pytest.fixture
-def site_copy(tmp_path: Path) -> Path:
-    """A copy of everything a site build reads (config, pages, snippets, hooks) in a temp folder."""
-    for name in ("mkdocs.yml",):
-        shutil.copy2(ROOT / name, tmp_path / name)
+#: The caches a copy of the site carries (``site_copy``): the runs and the drawings, what a build
+#: costs most; the pages' and notebooks' caches stay behind, so each copy converts its pages.
+CARRIED_CACHES = ("runs", "svg")
+
+
+@pytest.fixture(scope="session")
+def warm_site(tmp_path_factory) -> Path:
+    """The site as ``make build`` writes it, built once per test process, and the repository's
+    caches filled by that build. Test processes (pytest-xdist's workers) take turns under a lock
+    on a file in ``.cache/``: the first builds cold, the next find every example in the cache."""
+    out = tmp_path_factory.mktemp("warm-site")
+    lock = ROOT / ".cache" / "tests.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+                              cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return out
+
+
+def copy_caches(target: Path, names: tuple[str, ...] = CARRIED_CACHES) -> None:
+    """Copy the repository's caches ``names`` (under ``.cache/docexec/``) into ``target``."""
+    for name in names:
+        if (ROOT / ".cache/docexec" / name).is_dir():
+            shutil.copytree(ROOT / ".cache/docexec" / name, target / ".cache/docexec" / name)
+
+
+def copy_site_files(target: Path) -> Path:
+    """Everything a site build reads (config, pages, snippets, hooks, diagrams, docexec) in ``target``."""
+    shutil.copy2(ROOT / "mkdocs.yml", target / "mkdocs.yml")
     for name in ("docs", "snippets", "hooks", "diagrams", "docexec", "includes"):
         if (ROOT / name).exists():
-            shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+@pytest.fixture
+def site_copy(tmp_path: Path, warm_site: Path) -> Path:
+    """A copy of everything a site build reads, in a temp folder, with the repository's run and
+    drawing caches (``CARRIED_CACHES``): only what a test changes runs again."""
+    copy_site_files(tmp_path)
+    copy_caches(tmp_path)
     return tmp_path
+
+
+@pytest.fixture
+def cold_site_copy(tmp_path: Path) -> Path:
+    """A copy of everything a site build reads, without any cache: every example runs."""
+    return copy_site_files(tmp_path)
 
 
 def run_all(root: Path, folder: str = "snippets", paths: list[str] | None = None, **options):

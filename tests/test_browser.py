@@ -23,7 +23,6 @@ import io
 import os
 import re
 import socketserver
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -57,11 +56,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory) -> str:
-    site = tmp_path_factory.mktemp("browser-site")
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-                          cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert proc.returncode == 0, proc.stderr[-3000:]
+def base_url(warm_site) -> str:
+    site = warm_site
     handler = functools.partial(_QuietHandler, directory=str(site))
     server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True

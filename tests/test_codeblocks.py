@@ -44,7 +44,7 @@ def silently_skipped(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def expanded(tmp_path_factory) -> Path:
+def expanded(tmp_path_factory, warm_site) -> Path:
     folder = tmp_path_factory.mktemp("pages")
     runner = Runner(ROOT)
     runner.start()

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PIN, ROOT
+from .conftest import PIN, ROOT, copy_caches, copy_site_files
+
+pytestmark = pytest.mark.usefixtures("warm_site")
 
 HOSTS = {
     "mkdocs": ["-m", "mkdocs", "build", "--strict", "--site-dir", "site"],
@@ -28,14 +30,12 @@ HOSTS = {
 
 
 def copy_site(target: Path) -> Path:
-    """What a build reads, with the run cache of the repository (so only what a test breaks runs)."""
-    shutil.copy2(ROOT / "mkdocs.yml", target / "mkdocs.yml")
-    for name in ("docs", "snippets", "hooks", "diagrams", "docexec", "includes"):
-        shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
-    if (ROOT / "drift.json").is_file():  # the committed drift record: its notes (and, with the hook, its page)
+    """What a build reads, with the repository's run and drawing caches (so only what a test breaks
+    runs) and the committed drift record (its notes and, with the hook, its page)."""
+    copy_site_files(target)
+    copy_caches(target)
+    if (ROOT / "drift.json").is_file():
         shutil.copy2(ROOT / "drift.json", target / "drift.json")
-    if (ROOT / ".cache/docexec/runs").is_dir():
-        shutil.copytree(ROOT / ".cache/docexec/runs", target / ".cache/docexec/runs")
     return target
 
 

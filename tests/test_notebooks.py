@@ -19,7 +19,7 @@ CHAPTERS = sorted((ROOT / "docs").glob("[0-9][0-9]-*.md"))
 
 
 @pytest.fixture(scope="module")
-def results():
+def results(warm_site):
     """A build of the site's pages (not begun: nothing registered), with every snippet's result."""
     build = builds.Build(builds.runner_for(ROOT), snippet_base_paths())
     build.runner.start()

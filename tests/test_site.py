@@ -28,11 +28,8 @@ def text_of(page: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    proc = mkdocs_build(ROOT, out)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    return out
+def site(warm_site) -> Path:
+    return warm_site
 
 
 def chapter_pages() -> list[Path]:
@@ -175,9 +172,10 @@ def test_a_build_that_stops_early_leaves_no_snippet_running(site_copy, tmp_path)
         assert_ends(int(pid_file.read_text()), "a snippet still runs after the build stopped")
 
 
-def test_a_cold_build_and_a_warm_build_write_the_same_bytes(site_copy, tmp_path):
+def test_a_cold_build_and_a_warm_build_write_the_same_bytes(cold_site_copy, tmp_path):
     """A cold build converts the notebooks in another order (those waiting for slow snippets
     last) and fills pages in after converting them: what it writes must not show it."""
+    site_copy = cold_site_copy
     cold = mkdocs_build(site_copy, tmp_path / "cold")
     assert cold.returncode == 0, cold.stderr[-3000:]
     assert re.search(r"docexec: \d+ snippets: [1-9]\d* run, 0 from the cache", cold.stderr)
