@@ -52,7 +52,7 @@ from html import escape, unescape
 from pathlib import Path
 
 from docexec.core import compat
-from docexec.core.files import remove_unused
+from docexec.core.files import IMPORT_DIR, remove_unused
 from docexec.core.files import write_atomically
 from docexec.pages.render import figure_html, labelled
 
@@ -190,7 +190,7 @@ class Converter:
         """The process, started if it is not running (called with the lock held)."""
         if self._proc is None or self._proc.poll() is not None:
             env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-                [str(Path(__file__).resolve().parent.parent)] + ([os.environ["PYTHONPATH"]]
+                [str(IMPORT_DIR)] + ([os.environ["PYTHONPATH"]]
                                                                  if os.environ.get("PYTHONPATH") else [])))
             try:
                 self._proc = subprocess.Popen([sys.executable, "-m", "docexec.notebooks.notebook_html"], cwd=self.root, env=env,

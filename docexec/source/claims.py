@@ -248,28 +248,28 @@ def check(path: str, source: str, prints: list[tuple[int, str]], complete: bool 
         problems.append(Problem(path, line, "print is called under another name here, so its output cannot carry "
                                             "a claim; call print(...) directly"))
     for site in sites:
-        got = actual[site.line]
-        want = site.expected
-        if site.block and site.claim is not None:
-            problems.append(Problem(path, site.line, "this print has both an inline claim and '#>' lines; keep one "
-                                                     "(run `make fix` to keep the '#>' lines)"))
-            continue
-        if got is None:
-            if not complete:
-                continue
-            if want is not None:
-                problems.append(Problem(path, site.line, "this print never ran, so its claim cannot be checked"))
-            else:
-                problems.append(Problem(path, site.line, "this print never ran and carries no claim"))
-            continue
-        if want is None:
-            problems.append(Problem(
-                path, site.line, f"print has no output claim; it printed {_show(got)} (run `make fix` to add it)"))
-        elif not matches(want, got):
-            problems.append(Problem(
-                path, site.line,
-                f"claim does not hold: claimed {_show(want)}, printed {_show(got)} (run `make fix` to update it)"))
+        reason = _site_problem(site, actual[site.line], complete)
+        if reason:
+            problems.append(Problem(path, site.line, reason))
     return problems
+
+
+def _site_problem(site: PrintSite, got: list[str] | None, complete: bool) -> str | None:
+    """What is wrong with the claim of one print call that printed ``got`` (None: it never ran), if anything."""
+    want = site.expected
+    if site.block and site.claim is not None:
+        return "this print has both an inline claim and '#>' lines; keep one (run `make fix` to keep the '#>' lines)"
+    if got is None:
+        if not complete:
+            return None
+        if want is not None:
+            return "this print never ran, so its claim cannot be checked"
+        return "this print never ran and carries no claim"
+    if want is None:
+        return f"print has no output claim; it printed {_show(got)} (run `make fix` to add it)"
+    if not matches(want, got):
+        return f"claim does not hold: claimed {_show(want)}, printed {_show(got)} (run `make fix` to update it)"
+    return None
 
 
 def _show(lines: list[str]) -> str:

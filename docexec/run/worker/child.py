@@ -32,6 +32,7 @@ import traceback
 import types
 
 from docexec.core import compat
+from docexec.core.files import PACKAGE_DIR
 from docexec.run.protocol import End, Event, Limits, error_end
 from docexec.run.worker.record import Recorder
 from docexec.source.claims import ADDRESS_LIKE
@@ -640,7 +641,7 @@ class _ImportRecorder:
 
 
 #: docexec's own folder: its modules are never a snippet's dependencies.
-_OWN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
+_OWN_DIR = os.path.join(str(PACKAGE_DIR), "")
 
 
 def _is_local(path: str, prefix: str, display: str) -> bool:
@@ -697,23 +698,28 @@ def _missing_modules(root: str, names: list[str]) -> tuple[list[str], list[str]]
     for name in dict.fromkeys(names):
         if name in sys.modules:
             continue
-        last = name.rpartition(".")[2]
         for place in map(os.path.abspath, _import_places(name)):
-            if not _is_local(os.path.join(place, ""), prefix, ""):
-                continue
-            for candidate in (os.path.join(place, last + suffix) for suffix in suffixes):
-                if os.path.isfile(candidate):
-                    files.add(_relative(candidate, root))
-                elif not os.path.lexists(candidate):
-                    absent.add(_relative(candidate, root))
-            package = os.path.join(place, last)
-            if not os.path.lexists(package):
-                absent.add(_relative(package, root))
-                continue
-            for init in (os.path.join(package, "__init__" + suffix) for suffix in suffixes):
-                if os.path.isfile(init):  # a package whose __init__ raised: its bytes matter
-                    files.add(_relative(init, root))
+            if _is_local(os.path.join(place, ""), prefix, ""):
+                _look_in(place, name.rpartition(".")[2], suffixes, root, files, absent)
     return sorted(files), sorted(absent)
+
+
+def _look_in(place: str, last: str, suffixes: list[str], root: str, files: set, absent: set) -> None:
+    """Add to ``files`` what exists and to ``absent`` what does not among the places the import
+    system looks for module ``last`` in the folder ``place``: a file per suffix, the package folder
+    and its ``__init__`` files (a package whose ``__init__`` raised: its bytes matter)."""
+    for candidate in (os.path.join(place, last + suffix) for suffix in suffixes):
+        if os.path.isfile(candidate):
+            files.add(_relative(candidate, root))
+        elif not os.path.lexists(candidate):
+            absent.add(_relative(candidate, root))
+    package = os.path.join(place, last)
+    if not os.path.lexists(package):
+        absent.add(_relative(package, root))
+        return
+    for init in (os.path.join(package, "__init__" + suffix) for suffix in suffixes):
+        if os.path.isfile(init):
+            files.add(_relative(init, root))
 
 
 def _emit_graph(capture: _Capture, namespace: dict, display: str, recorder: Recorder | None) -> End:

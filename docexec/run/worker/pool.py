@@ -24,6 +24,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
+from docexec.core.files import PACKAGE_DIR
 from docexec.run.protocol import Group, Report, Request, error_end, read_events
 from docexec.run.worker.child import adopt_orphans, die_with_parent, end_descendants, run_child
 
@@ -507,7 +508,7 @@ def _crash_line(report: Report) -> int:
 #: frames it runs a snippet under (named ``sys``, as Python names the frame above a module) and
 #: the interpreter's frozen start-up modules.
 _ENGINE_FRAME = re.compile(r'\s*File "(?:sys|<frozen [^"]*>|'
-                           + re.escape(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep)
+                           + re.escape(str(PACKAGE_DIR) + os.sep)
                            + r'[^"]*)", line \d+ in ')
 
 
