@@ -43,7 +43,8 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 
 ``notebooks``: a chapter as a notebook
   * ``docexec.notebooks.chapter``        the chapter notebook and its Colab copy, from the page record;
-  * ``docexec.notebooks.notebook_html``  a notebook's page, as mkdocs-jupyter shows one, in a process of its own;
+  * ``docexec.notebooks.notebook_html``  a notebook's page as mkdocs-jupyter shows one: kept, or asked of convert;
+  * ``docexec.notebooks.convert``        the converting process (the only one that imports nbconvert);
   * ``docexec.notebooks.notebook_jobs``  a build's notebooks, made in the background.
 
 ``host``: what a site host runs

@@ -107,7 +107,7 @@ def test_the_engine_knows_its_own_folder_from_every_stage():
     from docexec.run.worker import child, pool
 
     assert PACKAGE_DIR == ROOT / "docexec" and IMPORT_DIR == ROOT
-    assert child._OWN_DIR == str(ROOT / "docexec") + os.sep
+    assert str(ROOT / "docexec") + os.sep == child._OWN_DIR
     assert pool._ENGINE_FRAME.match(f'  File "{ROOT}/docexec/host/build.py", line 3 in begin')
 
 
