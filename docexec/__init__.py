@@ -24,7 +24,9 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 ``run``: running examples
   * ``docexec.run.protocol``  the typed records the build and the worker exchange;
   * ``docexec.run.worker``    the worker: imports torch once, forks one process per example
-    (``child``: the example's process; ``pool``: slots, forks, timeouts; ``record``: what autograd did);
+    (``child``: the example's process; ``capture``: what it writes; ``reads``: what it read;
+    ``processes``: what it starts; ``record``: what autograd did; ``preload``: imports before forking;
+    ``pool``: slots, forks, timeouts);
   * ``docexec.run.execute``   starts the worker and turns its reports into ``RunResult`` records;
   * ``docexec.run.cache``     the run cache, keyed on everything a run read;
   * ``docexec.run.runner``    the run scheduler: start, wait, cancel (a future per example);

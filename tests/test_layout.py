@@ -104,10 +104,10 @@ def test_the_engine_knows_its_own_folder_from_every_stage():
     import os
 
     from docexec.core.files import IMPORT_DIR, PACKAGE_DIR
-    from docexec.run.worker import child, pool
+    from docexec.run.worker import pool, reads
 
     assert PACKAGE_DIR == ROOT / "docexec" and IMPORT_DIR == ROOT
-    assert str(ROOT / "docexec") + os.sep == child._OWN_DIR
+    assert str(ROOT / "docexec") + os.sep == reads._OWN_DIR
     assert pool._ENGINE_FRAME.match(f'  File "{ROOT}/docexec/host/build.py", line 3 in begin')
 
 

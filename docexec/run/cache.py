@@ -136,7 +136,7 @@ class RunCache:
 
     def installation_changed(self) -> bool:
         """Whether a module a worker imported before forking (torch and what it imports, recorded by
-        ``docexec.run.worker.pool.record_installation``) has changed size or modification time since: then
+        ``docexec.run.worker.preload.record_installation``) has changed size or modification time since: then
         no entry may be trusted, as a snippet sees those modules without importing them itself."""
         folder = self.root / CACHE_DIR / INSTALLATION_DIR
         try:
