@@ -12,7 +12,8 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 
 ``source``: reading examples and pages
   * ``docexec.source.snippets``  where examples live, their sections and ``# docexec:`` options;
-  * ``docexec.source.claims``    output claims in comments: read, checked, rewritten;
+  * ``docexec.source.claims``    output claims in comments: read and checked;
+  * ``docexec.source.rewrite``   claims rewritten to what the run printed (``make fix``);
   * ``docexec.source.includes``  a page read once into include, fence and diagram records;
   * ``docexec.source.config``    ``mkdocs.yml`` as docexec reads it (include folders, site address).
 
