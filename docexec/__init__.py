@@ -12,7 +12,8 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 
 ``source``: reading examples and pages
   * ``docexec.source.snippets``  where examples live, their sections and ``# docexec:`` options;
-  * ``docexec.source.claims``    output claims in comments: read, checked, rewritten;
+  * ``docexec.source.claims``    output claims in comments: read and checked;
+  * ``docexec.source.rewrite``   claims rewritten to what the run printed (``make fix``);
   * ``docexec.source.includes``  a page read once into include, fence and diagram records;
   * ``docexec.source.config``    ``mkdocs.yml`` as docexec reads it (include folders, site address).
 
@@ -24,7 +25,9 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 ``run``: running examples
   * ``docexec.run.protocol``  the typed records the build and the worker exchange;
   * ``docexec.run.worker``    the worker: imports torch once, forks one process per example
-    (``child``: the example's process; ``pool``: slots, forks, timeouts; ``record``: what autograd did);
+    (``child``: the example's process; ``capture``: what it writes; ``reads``: what it read;
+    ``processes``: what it starts; ``record``: what autograd did; ``preload``: imports before forking;
+    ``pool``: slots, forks, timeouts);
   * ``docexec.run.execute``   starts the worker and turns its reports into ``RunResult`` records;
   * ``docexec.run.cache``     the run cache, keyed on everything a run read;
   * ``docexec.run.runner``    the run scheduler: start, wait, cancel (a future per example);
@@ -43,7 +46,8 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 
 ``notebooks``: a chapter as a notebook
   * ``docexec.notebooks.chapter``        the chapter notebook and its Colab copy, from the page record;
-  * ``docexec.notebooks.notebook_html``  a notebook's page, as mkdocs-jupyter shows one, in a process of its own;
+  * ``docexec.notebooks.notebook_html``  a notebook's page as mkdocs-jupyter shows one: kept, or asked of convert;
+  * ``docexec.notebooks.convert``        the converting process (the only one that imports nbconvert);
   * ``docexec.notebooks.notebook_jobs``  a build's notebooks, made in the background.
 
 ``host``: what a site host runs

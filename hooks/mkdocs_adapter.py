@@ -329,7 +329,7 @@ def _href(page, target: str) -> str:
 
 def on_page_content(html, page, config, files):
     """On a chapter notebook's page: a link back to the chapter and a download button on top (its
-    figures are inline already: ``docexec.notebooks.notebook_html.inline_figures``)."""
+    figures are inline already: ``docexec.notebooks.convert.inline_figures``)."""
     build = _build(config)
     record = build.notebooks.get(page.file.src_uri)
     if record is None:

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from docexec.source import claims
+from docexec.source import claims, rewrite
 from docexec.source.snippets import long_lines
 
 
@@ -110,14 +110,14 @@ def test_rewrite_updates_stale_claims_keeps_notes_and_matching_claims():
         print(c)
         """)
     prints = [(1, "2\n"), (2, "<X object at 0x7f03b095d810>\n"), (3, "3\n")]
-    new, changes = claims.rewrite(source, prints)
+    new, changes = rewrite.rewrite(source, prints)
     assert new == src("""
         print(a)  # 2 -> the note stays
         print(b)  # <X ...> -> a pattern that still holds stays as written
         print(c)  # 3
         """)
     assert [(c.line, c.before, c.after) for c in changes] == [(1, ["1"], ["2"]), (3, None, ["3"])]
-    assert claims.rewrite(new, prints) == (new, [])  # a second run changes nothing
+    assert rewrite.rewrite(new, prints) == (new, [])  # a second run changes nothing
 
 
 def test_rewrite_moves_multiline_output_to_block_lines_and_back():
@@ -126,7 +126,7 @@ def test_rewrite_moves_multiline_output_to_block_lines_and_back():
             print(t)  # wrong -> a note
         show()
         """)
-    new, _ = claims.rewrite(source, [(2, "line one\n  line two\n")])
+    new, _ = rewrite.rewrite(source, [(2, "line one\n  line two\n")])
     assert new == src("""
         def show():
             print(t)  # -> a note
@@ -134,9 +134,9 @@ def test_rewrite_moves_multiline_output_to_block_lines_and_back():
             #>   line two
         show()
         """)
-    prints = claims.remap_prints(source, new, [(2, "line one\n  line two\n")])
+    prints = rewrite.remap_prints(source, new, [(2, "line one\n  line two\n")])
     assert claims.check("s.py", new, prints) == []
-    newer, _ = claims.rewrite(new, [(2, "single\n")])
+    newer, _ = rewrite.rewrite(new, [(2, "single\n")])
     assert newer == src("""
         def show():
             print(t)  # single -> a note
@@ -145,17 +145,17 @@ def test_rewrite_moves_multiline_output_to_block_lines_and_back():
 
 
 def test_rewrite_uses_block_form_for_text_containing_an_arrow():
-    new, _ = claims.rewrite("print(s)\n", [(1, "a -> b\n")])
+    new, _ = rewrite.rewrite("print(s)\n", [(1, "a -> b\n")])
     assert new == "print(s)\n#> a -> b\n"
     assert claims.check("s.py", new, [(1, "a -> b\n")]) == []
 
 
 def test_rewrite_keeps_lines_within_the_limit_by_moving_a_long_claim_below():
     long = "x" * 60
-    new, _ = claims.rewrite("print(value)  # old -> a note\n", [(1, long + "\n")])
+    new, _ = rewrite.rewrite("print(value)  # old -> a note\n", [(1, long + "\n")])
     assert new == f"print(value)  # -> a note\n#> {long}\n"
     assert long_lines("s.py", new) == [] and claims.check("s.py", new, [(1, long + "\n")]) == []
-    short, _ = claims.rewrite(new, [(1, "short\n")])
+    short, _ = rewrite.rewrite(new, [(1, "short\n")])
     assert short == "print(value)  # short -> a note\n"
 
 
@@ -171,7 +171,7 @@ def test_a_line_over_the_limit_is_a_problem_with_file_and_line():
 
 def test_rewrite_refuses_a_source_that_does_not_parse():
     with pytest.raises(claims.ClaimSyntaxError):
-        claims.rewrite("print(1\n", [])
+        rewrite.rewrite("print(1\n", [])
 
 
 def test_line_numbers_follow_pythons_own_line_breaks():
@@ -184,9 +184,9 @@ def test_line_numbers_follow_pythons_own_line_breaks():
 @pytest.mark.parametrize("printed", ["a\rb", "x\rimport os", "x\u2028y", "tab\there", "form\x0cfeed"])
 def test_rewrite_never_turns_output_into_code(printed):
     source = "print(value)\n"
-    new, _ = claims.rewrite(source, [(1, printed + "\n")])
+    new, _ = rewrite.rewrite(source, [(1, printed + "\n")])
     assert ast.dump(ast.parse(new)) == ast.dump(ast.parse(source))
-    assert claims.check("s.py", new, claims.remap_prints(source, new, [(1, printed + "\n")])) == []
+    assert claims.check("s.py", new, rewrite.remap_prints(source, new, [(1, printed + "\n")])) == []
 
 
 def test_true_is_not_accepted_for_one():
@@ -202,7 +202,7 @@ def test_inline_claim_beside_block_lines_is_a_problem_and_fix_keeps_the_block():
     source = "print(1)  # 999\n#> 1\n"
     (problem,) = claims.check("s.py", source, [(1, "1\n")])
     assert "both an inline claim and '#>' lines" in problem.message
-    new, _ = claims.rewrite(source, [(1, "1\n")])
+    new, _ = rewrite.rewrite(source, [(1, "1\n")])
     assert new == "print(1)\n#> 1\n"
 
 
@@ -210,7 +210,7 @@ def test_claim_lines_not_below_a_print_are_problems_and_fix_removes_them():
     source = "print(1)\n\n#> 2\n"
     problems = claims.check("s.py", source, [(1, "1\n")])
     assert [(p.line, "not right below a print" in p.message) for p in problems] == [(3, True), (1, False)]
-    new, _ = claims.rewrite(source, [(1, "1\n")])
+    new, _ = rewrite.rewrite(source, [(1, "1\n")])
     assert new == "print(1)  # 1\n\n"
 
 

@@ -564,6 +564,6 @@ def test_a_first_use_of_torch_func_shows_what_it_warns_even_after_the_worker_imp
     run = run_all(tmp_path, cache=False).runs["snippets/first_use.py"]
     assert run.ok and run.output.count("Warning") == alone.stderr.count("Warning")
     monkeypatch.delenv("PYTHONWARNINGS")
-    silent = subprocess.run([sys.executable, "-c", "from docexec.run.worker import pool; print(pool._warm_imports())"],
-                            cwd=ROOT, capture_output=True, text=True, check=True)
+    code = "from docexec.run.worker import preload; print(preload._warm_imports())"
+    silent = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert silent.stdout == "True\n"  # under the default filters: the worker keeps them

@@ -96,3 +96,29 @@ def test_every_module_is_on_the_package_map():
             assert f"``{module}``" in docexec.__doc__ or (
                 f"``{parent}``" in docexec.__doc__ and f"``{last}``" in docexec.__doc__), \
                 f"{module} is missing from docexec/__init__.py's map"
+
+
+def test_the_engine_knows_its_own_folder_from_every_stage():
+    """Where docexec lives is said once (``core.files``): the worker's PYTHONPATH, what counts as
+    the engine's own frames and files, and the source digest all start from it."""
+    import os
+
+    from docexec.core.files import IMPORT_DIR, PACKAGE_DIR
+    from docexec.run.worker import pool, reads
+
+    assert PACKAGE_DIR == ROOT / "docexec" and IMPORT_DIR == ROOT
+    assert str(ROOT / "docexec") + os.sep == reads._OWN_DIR
+    assert pool._ENGINE_FRAME.match(f'  File "{ROOT}/docexec/host/build.py", line 3 in begin')
+
+
+def test_the_source_digest_covers_every_stage(tmp_path, monkeypatch):
+    import shutil
+
+    from docexec.run import cache
+
+    copy = tmp_path / "docexec"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache, "PACKAGE_DIR", copy)
+    before = cache.source_digest.__wrapped__()
+    (copy / "graphs" / "teach.py").write_text((copy / "graphs" / "teach.py").read_text() + "\n# edited\n")
+    assert cache.source_digest.__wrapped__() != before

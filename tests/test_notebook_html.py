@@ -11,13 +11,12 @@ from html import unescape
 
 import pytest
 
+from docexec.notebooks.convert import NO_ALT, accessible_html
 from docexec.notebooks.notebook_html import (
-    NO_ALT,
     STYLESHEET_LINK,
     Converter,
     NotebookError,
     NotebookPages,
-    accessible_html,
     split_stylesheet,
 )
 
@@ -60,7 +59,7 @@ def test_the_page_is_what_mkdocs_jupyter_makes(tmp_path):
     from bs4 import BeautifulSoup
     from mkdocs_jupyter import convert as nbconvert2  # what the plugin calls, its heading ids made lowercase
 
-    from docexec.notebooks.notebook_html import _Exporter
+    from docexec.notebooks.convert import _Exporter
 
     rich_notebook(tmp_path / "n.ipynb")
     made = _Exporter().convert(tmp_path / "n.ipynb", (tmp_path / "n.ipynb").read_bytes())
@@ -251,7 +250,7 @@ def test_a_dropped_converter_stops_its_process(tmp_path):
 def test_a_converter_whose_build_is_gone_ends_without_a_traceback(tmp_path):
     """The build ended by a signal while a notebook was converted: the reply has nowhere to go."""
     notebook(tmp_path / "n.ipynb", "First")
-    proc = subprocess.Popen([sys.executable, "-m", "docexec.notebooks.notebook_html"], cwd=ROOT, stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "docexec.notebooks.convert"], cwd=ROOT, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     proc.stdout.close()  # as the build's end of the pipe closes when it is killed
     _, err = proc.communicate(json.dumps({"notebook": str(tmp_path / "n.ipynb"), "cache": str(tmp_path)}) + "\n",

@@ -85,7 +85,7 @@ def test_notebook_title_says_notebook_and_links_back_to_its_chapter(results):
 def test_a_notebook_pages_svg_images_become_inline_labelled_figures(alt_first):
     import base64
 
-    from docexec.notebooks.notebook_html import inline_figures
+    from docexec.notebooks.convert import inline_figures
 
     def image(svg: str, alt: str = "") -> str:
         src = f'src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"'

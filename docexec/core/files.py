@@ -9,6 +9,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+#: docexec's own folder, and the folder it is imported from (the repository root, or site-packages).
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+IMPORT_DIR = PACKAGE_DIR.parent
+
 
 def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
     """Replace ``path`` with ``data`` (text is written as UTF-8, line endings as given): a reader

@@ -220,19 +220,7 @@ def describe(tensors):
     def name(node_id):
         return labels[node_id] + (f" ({', '.join(outputs[node_id])})" if node_id in outputs else "")
 
-    chains, budget = [], 2000  # paths can multiply at every merge: look at a bounded number of them
-    for start in starts:
-        paths = [[start]]
-        while paths and len(chains) < 8 and budget > 0:  # depth first, first input first
-            budget -= 1
-            path = paths.pop()
-            nxt = list(dict.fromkeys(forward.get(path[-1], [])))
-            chain = " → ".join(name(n) for n in path)
-            if not nxt and chain not in chains:
-                chains.append(chain)
-            paths.extend(path + [n] for n in reversed(nxt))
-    if budget <= 0 or len(chains) >= 8:
-        chains.append("and more paths")
+    chains = _chains(starts, forward, name)
     linked = {end for _, end, _ in edges} | {start for start, _, _ in edges}
     truncated = any(label.startswith("… ") for label in labels.values())
     alone = [] if truncated else [labels[i] for i, kind, _ in nodes if kind.startswith("tensor") and i not in linked]
@@ -240,6 +228,26 @@ def describe(tensors):
     if alone:
         text += ("; " if text else "") + "not in the graph: " + ", ".join(alone)
     return text
+
+
+def _chains(starts, forward, name, most=8):
+    """Every path from each of ``starts`` along ``forward`` to a Node with nothing after it, as
+    text, depth first (first input first): at most ``most``, then "and more paths". Paths can
+    multiply at every merge, so a bounded number of them is looked at."""
+    chains, budget = [], 2000
+    for start in starts:
+        paths = [[start]]
+        while paths and len(chains) < most and budget > 0:
+            budget -= 1
+            path = paths.pop()
+            nxt = list(dict.fromkeys(forward.get(path[-1], [])))
+            chain = " → ".join(name(n) for n in path)
+            if not nxt and chain not in chains:
+                chains.append(chain)
+            paths.extend(path + [n] for n in reversed(nxt))
+    if budget <= 0 or len(chains) >= most:
+        chains.append("and more paths")
+    return chains
 
 
 def named_tensors(namespace):

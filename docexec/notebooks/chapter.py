@@ -11,7 +11,7 @@ site, and concept diagrams become SVG attachments.
 The result is an ``nbformat`` 4.5 notebook as a ``dict`` (https://nbformat.readthedocs.io/en/latest/format_description.html);
 ``dumps`` gives its JSON text, the same bytes for the same inputs. Its title is the chapter's with
 "(notebook)" after it, its first note links to the chapter, and its code cells are numbered as a
-kernel running it from the top numbers them. ``docexec.notebooks.notebook_html.inline_figures`` puts the
+kernel running it from the top numbers them. ``docexec.notebooks.convert.inline_figures`` puts the
 figures of the notebook's page (which nbconvert shows as images) in as inline SVG, as on the
 chapter's page.
 """
@@ -25,11 +25,11 @@ import json
 import re
 from pathlib import Path
 
-from docexec.source.claims import hidden
 from docexec.graphs.figures import Drawings
-from docexec.source.includes import Fence, Page
 from docexec.pages.render import include_output, labelled
 from docexec.run.results import Results
+from docexec.source.claims import hidden
+from docexec.source.includes import Fence, Page
 from docexec.source.snippets import included_text
 
 _ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?P<kind>!!!|\?\?\?\+?)[ \t]+\w+(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')

@@ -19,12 +19,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from docexec.graphs.figures import Drawings
 from docexec.core.files import write_atomically
-from docexec.source.includes import Page
-from docexec.notebooks.notebook_html import NotebookError, NotebookHtml, NotebookPages
+from docexec.graphs.figures import Drawings
 from docexec.notebooks.chapter import chapter_notebook, dumps, notebook_key
+from docexec.notebooks.notebook_html import NotebookError, NotebookHtml, NotebookPages
 from docexec.run.runner import Runner
+from docexec.source.includes import Page
 
 
 @dataclass

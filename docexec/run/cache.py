@@ -38,7 +38,7 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from docexec.core.files import remove_unused, write_atomically
+from docexec.core.files import PACKAGE_DIR, remove_unused, write_atomically
 from docexec.core.problems import Problem
 from docexec.run.execute import RunResult
 
@@ -65,7 +65,7 @@ def environment() -> str:
 def source_digest() -> str:
     """The SHA-256 of docexec's source files (every ``.py`` under this package, by relative path),
     read once per process: what runs, kept pages and the like are made by."""
-    here = Path(__file__).resolve().parent
+    here = PACKAGE_DIR
     machinery = hashlib.sha256()
     for path in sorted(here.rglob("*.py")):
         machinery.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
@@ -136,7 +136,7 @@ class RunCache:
 
     def installation_changed(self) -> bool:
         """Whether a module a worker imported before forking (torch and what it imports, recorded by
-        ``docexec.run.worker.pool.record_installation``) has changed size or modification time since: then
+        ``docexec.run.worker.preload.record_installation``) has changed size or modification time since: then
         no entry may be trusted, as a snippet sees those modules without importing them itself."""
         folder = self.root / CACHE_DIR / INSTALLATION_DIR
         try:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from docexec.core.files import IMPORT_DIR
 from docexec.core.problems import Problem
 from docexec.run.protocol import Group, Report, Request
 
@@ -225,7 +226,7 @@ def start_worker(root: Path, python: str | None = None) -> Worker:
     if "glibc.malloc.hugetlb" not in env.get("GLIBC_TUNABLES", ""):
         env["GLIBC_TUNABLES"] = ":".join(filter(None, [env.get("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=1"]))
     env["PYTHONPATH"] = os.pathsep.join(
-        [str(Path(__file__).resolve().parent.parent)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+        [str(IMPORT_DIR)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
     try:
         proc = subprocess.Popen([python or sys.executable, "-m", "docexec.run.worker"], stdin=subprocess.PIPE,
@@ -282,17 +283,7 @@ def run_snippets(
         if worker is not None and not keep:
             stop_worker(worker, grace=0)
         return {}
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for path in paths:
-        modules = tuple(dict.fromkeys((needs or {}).get(path, [])))
-        groups.setdefault(modules, []).append(path)
-    request = Request(
-        root=str(Path(root).resolve()), jobs=jobs or os.cpu_count() or 1, timeout=timeout, memory_mb=memory_mb,
-        options=options or {},
-        # the group with the fewest modules to import first: the worker runs it without waiting
-        groups=[Group(list(modules), members) for modules, members in sorted(groups.items(), key=lambda i: len(i[0]))],
-        order=list(paths),
-    )
+    request = _request(root, paths, jobs, timeout, memory_mb, options, needs)
     worker = worker or start_worker(root, python)
     worker.send(request, last=not keep)
     try:
@@ -304,20 +295,46 @@ def run_snippets(
         worker.wait()
     missing = [p for p in paths if p not in results]
     if not done or missing:
-        if worker.poll() is None and not done:
-            stop_worker(worker)
-        status, tail = worker.poll(), worker.stderr_tail()
-        if done:
-            raise ExecutionError(f"the snippet worker did not answer for {', '.join(missing)}")
-        if not started and not results:  # it ended before running anything: it cannot run (no torch, say)
-            raise ExecutionError(f"the snippet worker exited with status {status} before running any snippet"
-                                 + (f": {tail}" if tail else ""))
-        running = started - set(results)
-        for path in missing:  # the worker died: each snippet it did not answer for fails, saying why
-            results[path] = _lost(path, running, status, tail)
-            if on_result is not None:
-                on_result(results[path])
+        _account_for(worker, missing, results, started, done, on_result)
     return {p: results[p] for p in paths}
+
+
+def _request(root: Path, paths: list[str], jobs: int | None, timeout: float, memory_mb: float | None,
+             options: dict[str, dict] | None, needs: dict[str, list[str]] | None) -> Request:
+    """The request for ``paths``: snippets that need the same modules imported form a group, the
+    group with the fewest modules first (the worker runs it without waiting)."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for path in paths:
+        modules = tuple(dict.fromkeys((needs or {}).get(path, [])))
+        groups.setdefault(modules, []).append(path)
+    return Request(
+        root=str(Path(root).resolve()), jobs=jobs or os.cpu_count() or 1, timeout=timeout, memory_mb=memory_mb,
+        options=options or {},
+        groups=[Group(list(modules), members) for modules, members in sorted(groups.items(), key=lambda i: len(i[0]))],
+        order=list(paths),
+    )
+
+
+def _account_for(worker: Worker, missing: list[str], results: dict[str, RunResult], started: set, done: bool,
+                 on_result: Callable[[RunResult], None] | None) -> None:
+    """The worker ended without answering for ``missing``: if it died, each of them fails, saying why.
+
+    Raises:
+        ExecutionError: it answered but left some out, or it ended before running anything.
+    """
+    if worker.poll() is None and not done:
+        stop_worker(worker)
+    status, tail = worker.poll(), worker.stderr_tail()
+    if done:
+        raise ExecutionError(f"the snippet worker did not answer for {', '.join(missing)}")
+    if not started and not results:  # it ended before running anything: it cannot run (no torch, say)
+        raise ExecutionError(f"the snippet worker exited with status {status} before running any snippet"
+                             + (f": {tail}" if tail else ""))
+    running = started - set(results)
+    for path in missing:  # the worker died: each snippet it did not answer for fails, saying why
+        results[path] = _lost(path, running, status, tail)
+        if on_result is not None:
+            on_result(results[path])
 
 
 def _collect(worker: Worker, on_result: Callable[[RunResult], None] | None) -> tuple[dict, set, bool]:

@@ -68,7 +68,7 @@ class Request:
 
     def merged(self, imported: Callable[[str], bool]) -> list[Group]:
         """The groups to run: those whose modules are all ``imported`` already (the worker imports
-        the slow lazy imports before forking, see ``docexec.run.worker.pool.WARM_IMPORTS``) run with the
+        the slow lazy imports before forking, see ``docexec.run.worker.preload.WARM_IMPORTS``) run with the
         first group, in ``order``: a sub-worker that imports nothing would only hold them back."""
         first, *others = self.groups
         ready = [group for group in others if all(imported(module) for module in group.preload)]

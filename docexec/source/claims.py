@@ -28,7 +28,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from docexec.core.problems import Problem
-from docexec.source.snippets import LINE_LIMIT, split_lines
+from docexec.source.snippets import split_lines
 
 #: Numbers that may be an address or an id: hexadecimal with six digits or more, decimal with seven
 #: or more (no address of a running process is lower). The run decides which ones were.
@@ -37,7 +37,7 @@ ADDRESS_LIKE = re.compile(r"\b(?:0x[0-9a-fA-F]{6,}|[0-9]{7,})\b")
 ADDRESS_PLACEHOLDER = "0x…"
 
 _BLOCK_LINE = re.compile(r"^[ \t]*#>(?: (?P<text>.*)|[ \t]*)$")
-_ARROW = " -> "
+ARROW = " -> "
 
 
 def mask(text: str, addresses: list[str] | set[str]) -> str:
@@ -154,8 +154,8 @@ def _split_comment(comment: str) -> tuple[str | None, str | None]:
         return text[1:].strip(), None
     if text.startswith("->"):
         return None, text[2:].strip() or None
-    if _ARROW in text:
-        claim, note = text.split(_ARROW, 1)
+    if ARROW in text:
+        claim, note = text.split(ARROW, 1)
         return claim.strip(), note.strip() or None
     if text.endswith(" ->"):
         return text[:-3].strip(), None
@@ -248,28 +248,28 @@ def check(path: str, source: str, prints: list[tuple[int, str]], complete: bool 
         problems.append(Problem(path, line, "print is called under another name here, so its output cannot carry "
                                             "a claim; call print(...) directly"))
     for site in sites:
-        got = actual[site.line]
-        want = site.expected
-        if site.block and site.claim is not None:
-            problems.append(Problem(path, site.line, "this print has both an inline claim and '#>' lines; keep one "
-                                                     "(run `make fix` to keep the '#>' lines)"))
-            continue
-        if got is None:
-            if not complete:
-                continue
-            if want is not None:
-                problems.append(Problem(path, site.line, "this print never ran, so its claim cannot be checked"))
-            else:
-                problems.append(Problem(path, site.line, "this print never ran and carries no claim"))
-            continue
-        if want is None:
-            problems.append(Problem(
-                path, site.line, f"print has no output claim; it printed {_show(got)} (run `make fix` to add it)"))
-        elif not matches(want, got):
-            problems.append(Problem(
-                path, site.line,
-                f"claim does not hold: claimed {_show(want)}, printed {_show(got)} (run `make fix` to update it)"))
+        reason = _site_problem(site, actual[site.line], complete)
+        if reason:
+            problems.append(Problem(path, site.line, reason))
     return problems
+
+
+def _site_problem(site: PrintSite, got: list[str] | None, complete: bool) -> str | None:
+    """What is wrong with the claim of one print call that printed ``got`` (None: it never ran), if anything."""
+    want = site.expected
+    if site.block and site.claim is not None:
+        return "this print has both an inline claim and '#>' lines; keep one (run `make fix` to keep the '#>' lines)"
+    if got is None:
+        if not complete:
+            return None
+        if want is not None:
+            return "this print never ran, so its claim cannot be checked"
+        return "this print never ran and carries no claim"
+    if want is None:
+        return f"print has no output claim; it printed {_show(got)} (run `make fix` to add it)"
+    if not matches(want, got):
+        return f"claim does not hold: claimed {_show(want)}, printed {_show(got)} (run `make fix` to update it)"
+    return None
 
 
 def _show(lines: list[str]) -> str:
@@ -303,112 +303,3 @@ def hidden(source: str) -> str:
         code = text[: site.comment_col].rstrip() if site.comment_col is not None else text.rstrip("\r\n")
         lines[site.end_line - 1] = f"{code}  {HIDDEN}{ending}"
     return "".join(lines)
-
-
-def remap_prints(old_source: str, new_source: str, prints: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Move print records of ``old_source`` to the lines of the same calls in ``new_source``.
-
-    ``new_source`` must differ from ``old_source`` in comments only (what ``rewrite`` does), so both
-    hold the same print calls in the same order.
-    """
-    old_sites, new_sites = find_print_sites(old_source), find_print_sites(new_source)
-    if len(old_sites) != len(new_sites):
-        raise ValueError("the two sources do not hold the same print calls")
-    moved = []
-    for line, text in prints:
-        site = site_for_line(old_sites, line)
-        if site is not None:
-            line += new_sites[old_sites.index(site)].line - site.line
-        moved.append((line, text))
-    return moved
-
-
-@dataclass(frozen=True)
-class Change:
-    """One claim rewritten by ``rewrite``: where, and the claimed lines before and after."""
-
-    line: int
-    before: list[str] | None
-    after: list[str]
-
-
-def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Change]]:
-    """Return ``source`` with every missing or stale claim replaced by what was printed.
-
-    Claims that hold are left exactly as written (so hand-written ``...`` patterns survive), notes
-    after `` -> `` are kept, and a print that never ran is left alone. Single-line output goes in
-    the comment (``# value -> note``) when the line stays within ``snippets.LINE_LIMIT``; output of
-    several lines, text containing `` -> `` or a line that would grow longer goes in ``#>`` lines
-    below the call.
-
-    Raises:
-        ClaimSyntaxError: ``source`` does not parse, or a printed line is too long for a claim line
-            (``snippets.LINE_LIMIT``); nothing is rewritten.
-    """
-    sites = find_print_sites(source)
-    actual = printed_lines(sites, prints)
-    lines = split_lines(source, keepends=True)
-    ending = "\n"
-    if lines and lines[0].endswith("\r\n"):
-        ending = "\r\n"
-    elif lines and lines[0].endswith("\r"):
-        ending = "\r"
-    changes: list[Change] = []
-    orphans = set(orphan_claim_lines(source, sites))
-    edits = sorted([(site.line, site) for site in sites] + [(line, None) for line in orphans],
-                   key=lambda pair: pair[0], reverse=True)
-    for number, site in edits:
-        if site is None:  # an orphan '#>' line: nothing checks it, so it goes
-            changes.append(Change(number, [split_lines(lines[number - 1])[0].strip()], []))
-            del lines[number - 1]
-            continue
-        got = actual[site.line]
-        if got is None:
-            continue
-        want = site.expected
-        both = bool(site.block) and site.claim is not None
-        if want is not None and matches(want, got) and not both:
-            continue
-        changes.append(Change(site.line, want, got))
-        inline = (
-            len(got) == 1 and got[0] and got[0] == got[0].strip() and _ARROW not in got[0]
-            and not got[0].startswith(("->", ">")) and not got[0].endswith(" ->") and not both
-        )
-        end_text = lines[site.end_line - 1].rstrip("\r\n")
-        code = end_text[: site.comment_col].rstrip() if site.comment_col is not None else end_text.rstrip()
-        new_end = f"{code}  # {got[0]}" + (_ARROW + site.note if site.note else "")
-        if inline and len(new_end) <= LINE_LIMIT:
-            block: list[str] = []
-        else:
-            new_end = f"{code}  # -> {site.note}" if site.note else code
-            block = [f"{site.indent}#> {line}".rstrip() if line else f"{site.indent}#>" for line in got]
-            too_long = next((line for line in block if len(line) > LINE_LIMIT), None)
-            if too_long is not None:
-                raise ClaimSyntaxError(site.line, f"it printed a line too long for a '#>' claim line "
-                                       f"({len(too_long)} characters with the claim's mark; the limit is "
-                                       f"{LINE_LIMIT}): print it shorter or wrapped (textwrap.fill)")
-        first_block = site.end_line  # index (0-based) of the first '#>' line
-        lines[first_block: first_block + len(site.block)] = [b + ending for b in block]
-        lines[site.end_line - 1] = new_end + ending
-    changes.reverse()
-    new_source = "".join(lines)
-    if source and not source.endswith(("\n", "\r")) and new_source.endswith(ending):
-        new_source = new_source[: -len(ending)]
-    _verify_rewrite(source, new_source, prints)
-    return new_source, changes
-
-
-def _verify_rewrite(source: str, new_source: str, prints: list[tuple[int, str]]) -> None:
-    """Refuse a rewrite that would change the code, or whose claims would not hold on re-reading."""
-    try:
-        old_tree, new_tree = ast.parse(source), ast.parse(new_source)
-    except SyntaxError as exc:
-        raise ClaimSyntaxError(exc.lineno or 0, f"rewriting claims would break the snippet: {exc.msg}") from exc
-    if ast.dump(old_tree) != ast.dump(new_tree):
-        raise ClaimSyntaxError(0, "the printed text cannot be written as a comment without changing the code "
-                                  "(it holds a line break Python would read); print its repr() instead")
-    moved = remap_prints(source, new_source, prints)
-    bad = [p for p in check("snippet", new_source, moved) if "never ran" not in p.message]
-    if bad:
-        raise ClaimSyntaxError(bad[0].line, "the printed text cannot be written as a claim that reads back the "
-                                            f"same ({bad[0].message}); print its repr() instead")

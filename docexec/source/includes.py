@@ -130,6 +130,24 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
     page = Page(name, split_lines(text))
     blocks = list(_fences(page.lines))
     page.fenced = {i for start, end, _, _ in blocks for i in range(start, end + 1)}
+    _prose(page, root)
+    folders = {base: os.path.realpath(os.path.join(root, base)) for base in include_paths}
+    for start, end, indent, info in blocks:
+        includes = _includes(page, start, end, root, folders)
+        if includes is None:
+            continue
+        runs = _runs(page, start, info, includes, folder)
+        page.fences.append(Fence(start, end, indent, includes, runs))
+    page.fences = _with_figures(page.fences)
+    _answers(page)
+    _includes_outside_fences(page, root, folders, folder)
+    _block_includes(page, folder)
+    page.problems.sort(key=lambda problem: problem.line)
+    return page
+
+
+def _prose(page: Page, root: str) -> None:
+    """The page's title line and its concept diagrams, read from the lines outside its fences."""
     for number, line in enumerate(page.lines):
         if number in page.fenced:
             continue
@@ -140,29 +158,21 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
             page.diagrams.append(Diagram(number, diagram.group("indent"), diagram.group("alt"), diagram.group("path"),
                                          diagram.group("caption") or ""))
             if not os.path.isfile(os.path.join(root, diagram.group("path"))):
-                page.problems.append(Problem(name, number + 1, f"shows the diagram {diagram.group('path')!r}, "
-                                                               "which is not a file"))
-    folders = {base: os.path.realpath(os.path.join(root, base)) for base in include_paths}
-    for start, end, indent, info in blocks:
-        includes = _includes(page, start, end, root, folders)
-        if includes is None:
-            continue
-        runs = _runs(page, start, info, includes, folder)
-        page.fences.append(Fence(start, end, indent, includes, runs))
-    page.fences = _with_figures(page.fences)
-    _answers(page)
+                page.problems.append(Problem(page.name, number + 1, f"shows the diagram {diagram.group('path')!r}, "
+                                                                    "which is not a file"))
+
+
+def _includes_outside_fences(page: Page, root: str, folders: dict[str, str], folder: str) -> None:
+    """An example included outside a fence of includes is a problem: its code would read as prose."""
     in_fences = {include.line for fence in page.fences for include in fence.includes}
-    for number, line in enumerate(page.lines, start=1):  # includes outside a fence of includes
+    for number, line in enumerate(page.lines, start=1):
         match = INCLUDE.match(line)
         if match and number not in in_fences:
             include = _resolve(page, number, match.group("target"), root, folders)
             if include.file and include.file.startswith(f"{folder}/") and number - 1 not in page.fenced:
-                page.problems.append(Problem(name, number, f"includes {include.target!r} outside a fence, where its "
-                                             "code would read as prose: put it in a python fence (it runs) or a "
+                page.problems.append(Problem(page.name, number, f"includes {include.target!r} outside a fence, where "
+                                             "its code would read as prose: put it in a python fence (it runs) or a "
                                              "fence marked '<!-- docexec: show -->' (shown without running)"))
-    _block_includes(page, folder)
-    page.problems.sort(key=lambda problem: problem.line)
-    return page
 
 
 #: The opening or closing line of pymdownx.snippets' block form (a file name a line between two).

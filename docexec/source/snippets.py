@@ -193,38 +193,56 @@ def options(source: str) -> dict[str, float | str]:
             A line inside a string literal is text, not an option.
     """
     found: dict[str, float | str] = {}
-    if "docexec:" not in source:  # no option line (most snippets): nothing to read line by line
-        return found
     given_at: dict[str, int] = {}
-    comments = _comments(source) if _may_span_lines(source) else None  # None: every line counts
-    for number, line in enumerate(split_lines(source), start=1):
-        match = _OPTIONS.match(line)
-        if not match:
-            continue
-        if comments is not None and number not in comments:
-            continue  # inside a string: text, not an option
-        if match.group("indent"):
-            raise OptionsError(number, "a '# docexec:' option line must start at the first column")
-        items = match.group("items").replace(",", " ").split()
-        if not items:
-            raise OptionsError(number, "a '# docexec:' line names no option (known: timeout, memory, figure)")
+    for number, items in _option_lines(source):
         for item in items:
             key, _, value = item.partition("=")
             if key in given_at:
                 raise OptionsError(number, f"docexec option {key} is given twice (line {given_at[key]} and here)")
             given_at[key] = number
-            if key == "figure":
-                found["figure"] = _figure(number, value)
-                continue
-            if key not in _KNOWN:
-                raise OptionsError(number, f"unknown docexec option {key!r} (known: timeout, memory, figure)")
-            name, low, high, unit = _KNOWN[key]
-            try:
-                given = float(value)
-            except ValueError:
-                given = float("nan")
-            if not low <= given <= high:  # false for nan too
-                raise OptionsError(number, f"docexec option {key} needs a number of {unit} from {low:g} to "
-                                           f"{high:g}, got {value!r}")
+            name, given = _option(number, key, value)
             found[name] = given
     return found
+
+
+def _option_lines(source: str):
+    """``(line number, items)`` of each ``# docexec:`` comment line of ``source`` (not those inside
+    a string literal).
+
+    Raises:
+        OptionsError: an indented option line, or one that names no option.
+    """
+    if "docexec:" not in source:  # no option line (most snippets): nothing to read line by line
+        return
+    comments = _comments(source) if _may_span_lines(source) else None  # None: every line counts
+    for number, line in enumerate(split_lines(source), start=1):
+        match = _OPTIONS.match(line)
+        if not match or (comments is not None and number not in comments):
+            continue  # not an option line, or inside a string: text, not an option
+        if match.group("indent"):
+            raise OptionsError(number, "a '# docexec:' option line must start at the first column")
+        items = match.group("items").replace(",", " ").split()
+        if not items:
+            raise OptionsError(number, "a '# docexec:' line names no option (known: timeout, memory, figure)")
+        yield number, items
+
+
+def _option(number: int, key: str, value: str) -> tuple[str, float | str]:
+    """The option ``key=value`` of line ``number`` as ``(name, value)``.
+
+    Raises:
+        OptionsError: an unknown key, or a value out of its range.
+    """
+    if key == "figure":
+        return "figure", _figure(number, value)
+    if key not in _KNOWN:
+        raise OptionsError(number, f"unknown docexec option {key!r} (known: timeout, memory, figure)")
+    name, low, high, unit = _KNOWN[key]
+    try:
+        given = float(value)
+    except ValueError:
+        given = float("nan")
+    if not low <= given <= high:  # false for nan too
+        raise OptionsError(number, f"docexec option {key} needs a number of {unit} from {low:g} to "
+                                   f"{high:g}, got {value!r}")
+    return name, given

@@ -9,6 +9,7 @@ from docexec.run.execute import ExecutionError
 from docexec.run.runner import Runner
 from docexec.source.snippets import SNIPPETS_DIR
 from docexec.versions import drift, sideenv
+from docexec.versions.drift import Record, first_difference, show_lines
 
 
 def drift_report(root: Path, torch: str | None, python: str | None, record: bool, out=sys.stdout) -> int:
@@ -46,7 +47,7 @@ def drift_report(root: Path, torch: str | None, python: str | None, record: bool
     if broken:
         print(f"docexec drift: the course has {len(broken)} problem(s) on PyTorch {found.baseline} itself (`make "
               "check` lists them); the examples that fail there are not compared", file=out)
-    for line in drift.report(found):
+    for line in report(found):
         print(line, file=out)
     if not record:
         kept = "the record was not written (RECORD=0)"
@@ -54,5 +55,36 @@ def drift_report(root: Path, torch: str | None, python: str | None, record: bool
         kept = f"written to {drift.RECORD}: commit it, and the site shows it (What changes in PyTorch {found.torch})"
     else:
         kept = f"{drift.RECORD} is up to date"
-    print(f"docexec drift: {drift.summary(found)}; {kept}", file=out)
+    print(f"docexec drift: {summary(found)}; {kept}", file=out)
     return 0
+
+
+def report(record: Record) -> list[str]:
+    """The report of ``record``, one ``file:line: what`` line per change (a figure's diff indented
+    under its line), in path order."""
+    old, new = record.baseline, record.torch
+    lines = []
+    for path, example in record.examples.items():
+        for change in example.claims:
+            lines.append(f"{path}:{change.line}: {old} printed {show_lines(change.before)}, {new} prints "
+                         f"{show_lines(change.after)}")
+        if example.failure:
+            lines.append(f"{path}:{example.failure_line}: fails on {new}: {example.failure}")
+        lines += [f"{path}:{w.line}: newly warns on {new}: {w.text}" for w in example.new_warnings]
+        lines += [f"{path}:{w.line}: no longer warns on {new}: {w.text}" for w in example.gone_warnings]
+        if example.figure:
+            target = example.figure.splitlines()[0].removeprefix("--- ").split(" (")[0]
+            lines.append(f"{target}: the graph of {path} differs on {new}:")
+            lines += ["    " + row for row in example.figure.rstrip("\n").splitlines()]
+        if example.outputs and not (example.claims or example.failure or example.new_warnings or example.gone_warnings):
+            change = next(iter(example.outputs.values()))
+            lines.append(f"{path}: its output differs on {new} where no claim looks: {first_difference(change)}")
+    return lines
+
+
+def summary(record: Record) -> str:
+    """One line: how many examples differ and how many claims, warnings, figures and runs change."""
+    n = record.counts()
+    return (f"PyTorch {record.baseline} -> {record.torch}: {n['examples']} of {record.examples_run} examples differ: "
+            f"{n['claims']} claim(s) would change, {n['new_warnings']} new warning(s), {n['gone_warnings']} "
+            f"warning(s) gone, {n['figures']} figure(s) would change, {n['failures']} example(s) would fail")

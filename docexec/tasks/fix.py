@@ -11,7 +11,7 @@ from docexec.graphs import figures
 from docexec.notebooks.chapter import COLAB_FOLDER, chapter_notebook, colab_notebook, dumps
 from docexec.run.results import run_problem
 from docexec.run.runner import Runner
-from docexec.source import claims
+from docexec.source import claims, rewrite
 from docexec.source.config import include_paths
 from docexec.source.snippets import discover, long_lines
 
@@ -44,7 +44,7 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
             left += 1
             continue
         try:
-            new_source, changes = claims.rewrite(source, result.masked_prints())
+            new_source, changes = rewrite.rewrite(source, result.masked_prints())
         except claims.ClaimSyntaxError as exc:
             print(f"{path}:{exc.line}: {exc} (file left untouched)", file=out)
             left += 1
@@ -54,7 +54,7 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
             write_atomically(runner.root / path, ("\ufeff" if bom else "") + new_source)
         for change in changes:
             print(f"{path}:{change.line}: {_show(change.before)}  =>  {_show(change.after)}", file=out)
-        remaining = claims.check(path, new_source, claims.remap_prints(source, new_source, result.masked_prints()))
+        remaining = claims.check(path, new_source, rewrite.remap_prints(source, new_source, result.masked_prints()))
         remaining += long_lines(path, new_source)  # fix keeps lines within the limit, but not a long code line
         for problem in remaining:
             print(str(problem), file=out)

@@ -241,34 +241,11 @@ def make_record(main: Results, side: Results, torch: str, root: Path, folder: st
 # -- the report -----------------------------------------------------------------------------------
 
 
-def _show(lines: list[str] | None) -> str:
+def show_lines(lines: list[str] | None) -> str:
     if lines is None:
         return "nothing (that print no longer runs)"
     text = "\n".join(lines)
     return repr(text[:200] + "…" if len(text) > 200 else text)
-
-
-def report(record: Record) -> list[str]:
-    """The report of ``record``, one ``file:line: what`` line per change (a figure's diff indented
-    under its line), in path order."""
-    old, new = record.baseline, record.torch
-    lines = []
-    for path, drift in record.examples.items():
-        for change in drift.claims:
-            lines.append(f"{path}:{change.line}: {old} printed {_show(change.before)}, {new} prints "
-                         f"{_show(change.after)}")
-        if drift.failure:
-            lines.append(f"{path}:{drift.failure_line}: fails on {new}: {drift.failure}")
-        lines += [f"{path}:{w.line}: newly warns on {new}: {w.text}" for w in drift.new_warnings]
-        lines += [f"{path}:{w.line}: no longer warns on {new}: {w.text}" for w in drift.gone_warnings]
-        if drift.figure:
-            target = drift.figure.splitlines()[0].removeprefix("--- ").split(" (")[0]
-            lines.append(f"{target}: the graph of {path} differs on {new}:")
-            lines += ["    " + row for row in drift.figure.rstrip("\n").splitlines()]
-        if drift.outputs and not (drift.claims or drift.failure or drift.new_warnings or drift.gone_warnings):
-            change = next(iter(drift.outputs.values()))
-            lines.append(f"{path}: its output differs on {new} where no claim looks: {first_difference(change)}")
-    return lines
 
 
 def _from_difference(old: str, new: str, context: int = 30) -> str:
@@ -286,9 +263,9 @@ def first_difference(change: OutputChange) -> str:
     old, new = change.before.split("\n"), change.after.split("\n")
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
         if tag == "insert":
-            return f"it also prints {_show(new[j1:j2])}"
+            return f"it also prints {show_lines(new[j1:j2])}"
         if tag == "delete":
-            return f"it no longer prints {_show(old[i1:i2])}"
+            return f"it no longer prints {show_lines(old[i1:i2])}"
         if tag == "replace":
             a, b = old[i1], new[j1]
             start = len(os.path.commonprefix([a, b]))
@@ -298,14 +275,6 @@ def first_difference(change: OutputChange) -> str:
                     for line in (a, b))
             return f"{a!r} becomes {b!r}"
     return "its text differs"
-
-
-def summary(record: Record) -> str:
-    """One line: how many examples differ and how many claims, warnings, figures and runs change."""
-    n = record.counts()
-    return (f"PyTorch {record.baseline} -> {record.torch}: {n['examples']} of {record.examples_run} examples differ: "
-            f"{n['claims']} claim(s) would change, {n['new_warnings']} new warning(s), {n['gone_warnings']} "
-            f"warning(s) gone, {n['figures']} figure(s) would change, {n['failures']} example(s) would fail")
 
 
 def changed_lines(before: str, after: str) -> tuple[str, str]:

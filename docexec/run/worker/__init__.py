@@ -10,7 +10,10 @@ process starts from that already-imported state, and any global state a snippet 
 (``torch.set_grad_enabled(False)``, ``torch.set_default_dtype``, module globals, seeds) dies with
 it, so the next snippet cannot see it.
 
-Modules: ``child`` (the snippet's own process: capture, print recording, import tracking),
-``pool`` (slots, forks, timeouts, sub-workers), ``__main__`` (signals and the channel).
+Modules: ``child`` (the snippet's own process, from fork to exit), ``capture`` (what it writes,
+tagged with its line), ``reads`` (what it read, for the run cache), ``processes`` (the processes it
+starts, ended with it), ``record`` (what autograd did, for its figure), ``preload`` (what the worker
+imports before forking), ``pool`` (slots, forks, timeouts, sub-workers), ``__main__`` (signals and
+the channel).
 The build never imports this package: it imports torch.
 """

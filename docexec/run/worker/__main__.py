@@ -8,7 +8,8 @@ import sys
 
 from docexec.core import compat
 from docexec.run.protocol import DONE, Request
-from docexec.run.worker.pool import preload, serve, stop_everything
+from docexec.run.worker.pool import serve, stop_everything
+from docexec.run.worker.preload import preload
 
 
 def main() -> None:

@@ -1,0 +1,174 @@
+"""What an example writes, captured in its own process: ``sys.stdout`` and ``sys.stderr`` as
+recording streams, each piece tagged with the example's line that wrote it, and ``print`` calls of
+the example file with their line (what claims check)."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import os
+import sys
+
+from docexec.run.protocol import Event
+from docexec.source.claims import ADDRESS_LIKE
+
+#: Output a snippet may write before the rest is counted but no longer recorded (characters).
+MAX_RECORDED = 16_000_000
+
+
+class Capture:
+    """What one snippet process records: its events file, the raw output file read back in order,
+    how much output was kept and dropped, and when the snippet's own code ran."""
+
+    def __init__(self, events_fd: int, raw_fd: int):
+        self.events_fd = events_fd
+        self.raw_fd = raw_fd  # read end of the raw output file
+        self.raw_offset = 0
+        self.line = 0  # the snippet line of the last Python-level write
+        self.kept = 0
+        self.dropped = 0
+        self.started = 0.0
+        self.ended = 0.0
+        self.numbers: set[str] = set()  # printed numbers that may be addresses (ADDRESS_LIKE)
+
+    def note_numbers(self, text: str) -> None:
+        if len(self.numbers) < 100_000:
+            self.numbers.update(ADDRESS_LIKE.findall(text))
+
+    def emit(self, event: Event | dict) -> None:
+        data = (json.dumps(event) + "\n").encode()
+        while data:
+            data = data[os.write(self.events_fd, data):]
+
+    def drain_raw(self, line: int) -> None:
+        """Turn what C code wrote to file descriptors 1 and 2 since the last look into an event,
+        so that it keeps its place among the Python-level writes."""
+        size = os.fstat(self.raw_fd).st_size
+        if size > self.raw_offset:
+            data = os.pread(self.raw_fd, size - self.raw_offset, self.raw_offset)
+            self.raw_offset += len(data)
+            self.note_numbers(data.decode("utf-8", "replace"))
+            self.emit({"o": data.decode("utf-8", "replace"), "l": line, "raw_end": self.raw_offset})
+
+    def output(self, text: str, line: int, stream: str) -> None:
+        """Record ``text`` written to ``stream`` while snippet line ``line`` ran (up to ``MAX_RECORDED``)."""
+        self.line = line
+        self.drain_raw(line)
+        room = MAX_RECORDED - self.kept
+        if room <= 0:
+            self.dropped += len(text)
+            return
+        self.kept += min(room, len(text))
+        self.dropped += max(0, len(text) - room)
+        self.note_numbers(text[:room])
+        event: Event = {"o": text[:room], "l": line}
+        if stream == "stderr":
+            event["s"] = "stderr"
+        self.emit(event)
+
+
+class TextCapture(io.TextIOBase):
+    """``sys.stdout`` or ``sys.stderr`` of a snippet: a text stream that turns every write into an
+    output event, tagged with the snippet line, with what the real ones have besides: ``buffer``
+    (bytes written there are decoded as UTF-8 and recorded the same way), ``fileno()`` (the file
+    descriptor 1 or 2, which a subprocess can be given: what it writes lands in the raw output and
+    keeps its place among the other writes), ``encoding`` and ``errors``."""
+
+    def __init__(self, capture: Capture, filename: str, name: str):
+        self._capture = capture
+        self._filename = filename
+        self._name = name
+        self.buffer = BytesCapture(self)
+
+    @property
+    def name(self) -> str:  # what some libraries print for sys.stdout.name
+        return self._name
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+    @property
+    def errors(self) -> str:
+        return "strict"
+
+    @property
+    def line_buffering(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return 2 if self._name == "<stderr>" else 1
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if text:
+            self._capture.output(text, _module_line(self._filename), "stderr" if self._name == "<stderr>" else "stdout")
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+class BytesCapture(io.BufferedIOBase):
+    """The ``buffer`` of a ``TextCapture``: bytes, decoded as UTF-8 as they come (a character split
+    over two writes waits for its end), are written to the text stream."""
+
+    def __init__(self, text: TextCapture):
+        import codecs
+
+        self._text = text
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._text.fileno()
+
+    def write(self, data) -> int:
+        data = bytes(data)
+        text = self._decoder.decode(data)
+        if text:
+            self._text.write(text)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+def _module_line(filename: str) -> int:
+    """Line of the outermost frame that runs code of ``filename``: the statement being executed."""
+    line = 0
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename == filename:
+            line = frame.f_lineno
+        frame = frame.f_back
+    return line
+
+
+def install_print(capture: Capture, filename: str) -> None:
+    """Replace ``print`` so that each call made in the snippet file is also recorded with its line."""
+    original = builtins.print
+
+    def print(*args, sep=" ", end="\n", file=None, flush=False):  # noqa: A001 - same name on purpose
+        buffer = io.StringIO()
+        original(*args, sep=sep, end=end, file=buffer)
+        text = buffer.getvalue()
+        caller = sys._getframe(1)
+        if caller.f_code.co_filename == filename:
+            capture.emit({"p": text[:MAX_RECORDED], "l": caller.f_lineno})
+        target = sys.stdout if file is None else file
+        target.write(text)
+        if flush:
+            target.flush()
+
+    builtins.print = print

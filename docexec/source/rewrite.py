@@ -1,0 +1,128 @@
+"""``make fix``'s half of the claims: each print's claim rewritten to what its run printed, every
+other byte of the file kept, and the result checked to parse to the same code."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from docexec.source.claims import (
+    ARROW,
+    ClaimSyntaxError,
+    check,
+    find_print_sites,
+    matches,
+    orphan_claim_lines,
+    printed_lines,
+    site_for_line,
+)
+from docexec.source.snippets import LINE_LIMIT, split_lines
+
+
+def remap_prints(old_source: str, new_source: str, prints: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Move print records of ``old_source`` to the lines of the same calls in ``new_source``.
+
+    ``new_source`` must differ from ``old_source`` in comments only (what ``rewrite`` does), so both
+    hold the same print calls in the same order.
+    """
+    old_sites, new_sites = find_print_sites(old_source), find_print_sites(new_source)
+    if len(old_sites) != len(new_sites):
+        raise ValueError("the two sources do not hold the same print calls")
+    moved = []
+    for line, text in prints:
+        site = site_for_line(old_sites, line)
+        if site is not None:
+            line += new_sites[old_sites.index(site)].line - site.line
+        moved.append((line, text))
+    return moved
+
+
+@dataclass(frozen=True)
+class Change:
+    """One claim rewritten by ``rewrite``: where, and the claimed lines before and after."""
+
+    line: int
+    before: list[str] | None
+    after: list[str]
+
+
+def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Change]]:
+    """Return ``source`` with every missing or stale claim replaced by what was printed.
+
+    Claims that hold are left exactly as written (so hand-written ``...`` patterns survive), notes
+    after `` -> `` are kept, and a print that never ran is left alone. Single-line output goes in
+    the comment (``# value -> note``) when the line stays within ``snippets.LINE_LIMIT``; output of
+    several lines, text containing `` -> `` or a line that would grow longer goes in ``#>`` lines
+    below the call.
+
+    Raises:
+        ClaimSyntaxError: ``source`` does not parse, or a printed line is too long for a claim line
+            (``snippets.LINE_LIMIT``); nothing is rewritten.
+    """
+    sites = find_print_sites(source)
+    actual = printed_lines(sites, prints)
+    lines = split_lines(source, keepends=True)
+    ending = "\n"
+    if lines and lines[0].endswith("\r\n"):
+        ending = "\r\n"
+    elif lines and lines[0].endswith("\r"):
+        ending = "\r"
+    changes: list[Change] = []
+    orphans = set(orphan_claim_lines(source, sites))
+    edits = sorted([(site.line, site) for site in sites] + [(line, None) for line in orphans],
+                   key=lambda pair: pair[0], reverse=True)
+    for number, site in edits:
+        if site is None:  # an orphan '#>' line: nothing checks it, so it goes
+            changes.append(Change(number, [split_lines(lines[number - 1])[0].strip()], []))
+            del lines[number - 1]
+            continue
+        got = actual[site.line]
+        if got is None:
+            continue
+        want = site.expected
+        both = bool(site.block) and site.claim is not None
+        if want is not None and matches(want, got) and not both:
+            continue
+        changes.append(Change(site.line, want, got))
+        inline = (
+            len(got) == 1 and got[0] and got[0] == got[0].strip() and ARROW not in got[0]
+            and not got[0].startswith(("->", ">")) and not got[0].endswith(" ->") and not both
+        )
+        end_text = lines[site.end_line - 1].rstrip("\r\n")
+        code = end_text[: site.comment_col].rstrip() if site.comment_col is not None else end_text.rstrip()
+        new_end = f"{code}  # {got[0]}" + (ARROW + site.note if site.note else "")
+        if inline and len(new_end) <= LINE_LIMIT:
+            block: list[str] = []
+        else:
+            new_end = f"{code}  # -> {site.note}" if site.note else code
+            block = [f"{site.indent}#> {line}".rstrip() if line else f"{site.indent}#>" for line in got]
+            too_long = next((line for line in block if len(line) > LINE_LIMIT), None)
+            if too_long is not None:
+                raise ClaimSyntaxError(site.line, f"it printed a line too long for a '#>' claim line "
+                                       f"({len(too_long)} characters with the claim's mark; the limit is "
+                                       f"{LINE_LIMIT}): print it shorter or wrapped (textwrap.fill)")
+        first_block = site.end_line  # index (0-based) of the first '#>' line
+        lines[first_block: first_block + len(site.block)] = [b + ending for b in block]
+        lines[site.end_line - 1] = new_end + ending
+    changes.reverse()
+    new_source = "".join(lines)
+    if source and not source.endswith(("\n", "\r")) and new_source.endswith(ending):
+        new_source = new_source[: -len(ending)]
+    _verify_rewrite(source, new_source, prints)
+    return new_source, changes
+
+
+def _verify_rewrite(source: str, new_source: str, prints: list[tuple[int, str]]) -> None:
+    """Refuse a rewrite that would change the code, or whose claims would not hold on re-reading."""
+    try:
+        old_tree, new_tree = ast.parse(source), ast.parse(new_source)
+    except SyntaxError as exc:
+        raise ClaimSyntaxError(exc.lineno or 0, f"rewriting claims would break the snippet: {exc.msg}") from exc
+    if ast.dump(old_tree) != ast.dump(new_tree):
+        raise ClaimSyntaxError(0, "the printed text cannot be written as a comment without changing the code "
+                                  "(it holds a line break Python would read); print its repr() instead")
+    moved = remap_prints(source, new_source, prints)
+    bad = [p for p in check("snippet", new_source, moved) if "never ran" not in p.message]
+    if bad:
+        raise ClaimSyntaxError(bad[0].line, "the printed text cannot be written as a claim that reads back the "
+                                            f"same ({bad[0].message}); print its repr() instead")
