@@ -1,3 +1,5 @@
+import textwrap
+
 import torch
 from torch._dynamo.backends.common import aot_autograd
 from torch._functorch.aot_autograd import make_boxed_func
@@ -7,7 +9,15 @@ def show(title):  # prints the operations of each graph it compiles
     def compiler(graph_module, example_inputs):
         nodes = graph_module.graph.nodes
         ops = [n.name for n in nodes if n.op == "call_function"]
-        print(f"{title}:", ", ".join(ops))
+        line = f"{title}: {', '.join(ops)}"
+        print(textwrap.fill(line, 64, subsequent_indent="    "))
+        #> fw_compiler: sin
+        #> fw_compiler: cos, sum_1
+        #> bw_compiler: expand, sin, neg, mul
+        #> bw_compiler: cos, mul
+        #> fw_compiler: mul
+        #> fw_compiler: expand, sin, neg, mul, cos, mul_1, mul_2,
+        #>     new_empty_strided, copy
         return make_boxed_func(graph_module.forward)
 
     return compiler
@@ -23,7 +33,7 @@ def double(grad):  # a hook on the leaf, outside every compiled function
 
 def step(x):
     h = x.sin()
-    print("graph break")  # graph break
+    torch._dynamo.graph_break()
     h.cos().sum().backward()
 
 

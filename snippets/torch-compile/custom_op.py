@@ -48,12 +48,22 @@ def show(title):  # prints the operations of each graph it compiles
         nodes = graph_module.graph.nodes
         ops = [str(n.target) for n in nodes if n.op == "call_function"]
         print(f"{title} graph:", *ops, sep="\n    ")
+        #> forward graph:
+        #>     course.cube.default
+        #>     aten.sin.default
+        #> backward graph:
+        #>     aten.cos.default
+        #>     aten.mul.Tensor
+        #>     aten.mul.Tensor
+        #>     aten.pow.Tensor_Scalar
+        #>     aten.mul.Tensor
         return make_boxed_func(graph_module.forward)
 
     return compiler
 
 
-printing = aot_autograd(fw_compiler=show("forward"), bw_compiler=show("backward"))
+printing = aot_autograd(fw_compiler=show("forward"),
+                        bw_compiler=show("backward"))
 
 
 def f(t):
@@ -63,4 +73,4 @@ def f(t):
 x.grad = None
 z = torch.compile(f, backend=printing, fullgraph=True)(x)
 z.sum().backward()
-print(x.grad)
+print(x.grad)  # tensor([ 1.6209, -1.7460])

@@ -26,8 +26,16 @@ def chain(tensor):  # the names of the Nodes from tensor back to the leaf
 
 x = torch.tensor([0.5, 1.0], requires_grad=True)
 y = torch.compile(f, backend=counting)(x)
-print(len(compiled))
+print(len(compiled))  # 3
 print(chain(y))
+#> SumBackward0
+#>   ExpBackward0
+#>   MulBackward0
+#>   AccumulateGrad
 
 z = torch.compile(f, backend="aot_eager")(x)
 print(chain(z))
+#> CompiledFunctionBackward
+#>   CompiledFunctionBackward
+#>   CompiledFunctionBackward
+#>   AccumulateGrad

@@ -23,13 +23,13 @@ x = torch.tensor([1.0, 2.0])
 w = torch.tensor([3.0, 4.0], requires_grad=True)
 
 f(x, w)
-print(compiles)
+print(compiles)  # 1
 f(x.clone(), w)
-print(compiles)
+print(compiles)  # 1
 f(x.requires_grad_(), w)
-print(compiles)
+print(compiles)  # 2
 with torch.no_grad():
     out = f(x, w)
-print(compiles, out.requires_grad)
+print(compiles, out.requires_grad)  # 3 False
 f(x.detach(), w)
-print(compiles)
+print(compiles)  # 3

@@ -12,7 +12,7 @@ node, saved = eager.grad_fn, 0
 while hasattr(node, "_saved_self"):  # walk the chain of SinBackward0 Nodes
     saved += 1
     node = node.next_functions[0][0]
-print("eager", saved)
+print("eager", saved)  # eager 3
 
 for backend in ["aot_eager_default_partitioner", "aot_eager"]:
     y = torch.compile(f, backend=backend)(x)

@@ -20,8 +20,9 @@ x = torch.tensor([0.1, 0.5], requires_grad=True)
 try:
     torch.compile(f, backend="aot_eager", fullgraph=True)(x)
 except torch._dynamo.exc.Unsupported as error:
-    print(str(error).splitlines()[0])  # Failed to trace builtin operator
-    print(str(error).splitlines()[1])  #   Higher Order Operator: ...
+    print(type(error).__name__)  # Unsupported
+    print(str(error).splitlines()[1].strip())
+    #> Higher Order Operator: autograd.Function
 
 y = torch.compile(f, backend="aot_eager")(x)
 node = y.grad_fn
@@ -33,4 +34,4 @@ while node is not None:
     #> torch::autograd::AccumulateGrad
     node = node.next_functions[0][0] if node.next_functions else None
 y.sum().backward()
-print(x.grad)
+print(x.grad)  # tensor([2.8660, 1.6209])

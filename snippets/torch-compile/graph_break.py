@@ -8,17 +8,22 @@ def show(title):  # prints the operations of each graph it compiles
         nodes = graph_module.graph.nodes
         ops = [n.name for n in nodes if n.op == "call_function"]
         print(f"{title} graph:", ", ".join(ops))
+        #> forward graph: sin
+        #> forward graph: cos
+        #> backward graph: sin, neg, mul
+        #> backward graph: cos, mul
         return make_boxed_func(graph_module.forward)
 
     return compiler
 
 
-printing = aot_autograd(fw_compiler=show("forward"), bw_compiler=show("backward"))
+printing = aot_autograd(fw_compiler=show("forward"),
+                        bw_compiler=show("backward"))
 
 
 def f(x):
     h = x.sin()
-    print("eager Python")  # eager Python -> Dynamo cannot trace print
+    torch._dynamo.graph_break()  # as print or .item() would do
     return h.cos()
 
 
@@ -26,7 +31,8 @@ x = torch.tensor([0.5, 1.0], requires_grad=True)
 y = torch.compile(f, backend=printing)(x)
 second = y.grad_fn
 first = second.next_functions[0][0]
-print(second.name(), "->", first.name(), "->", first.next_functions[0][0].name())
+print(second.name(), "->", first.name())
+#> CompiledFunctionBackward -> CompiledFunctionBackward
 
 y.sum().backward()
-print(x.grad)
+print(x.grad)  # tensor([-0.4048, -0.4029])

@@ -35,10 +35,17 @@ print(new_lines())  # (no recompilation)
 x.requires_grad_()
 f(x)
 print(new_lines())
+#> Recompiling function f
+#> triggered by the following guard failure(s):
+#> - 0/0: tensor 'x' requires_grad mismatch. expected requires_grad=0
 
 with torch.no_grad():
     f(x)
 print(new_lines())
+#> Recompiling function f
+#> triggered by the following guard failure(s):
+#> - 0/1: GLOBAL_STATE changed: grad_mode
+#> - 0/0: GLOBAL_STATE changed: grad_mode
 
 f(x)  # grad mode on, x requires grad: the second graph fits again
 print(new_lines())  # (no recompilation)
