@@ -335,7 +335,7 @@ def test_a_rebuild_draws_no_figure_again_and_the_figure_cache_holds_what_pages_s
     after = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in svg_dir.glob("*.svg")}
     assert after == before
     drawings = figures.Drawings()
-    shown = list(run_all(ROOT).graphs().values()) + figures.hand_drawn(ROOT) + [teach.key_dot()]
+    shown = list(run_all(ROOT).graphs().values()) + figures.hand_drawn(ROOT) + [teach.legend_dot()]
     assert set(after) == {f"{drawings.key(dot)}.svg" for dot in shown}
 
 

@@ -91,7 +91,7 @@ def test_a_figure_option_names_what_it_may_be(tmp_path):
 
 
 def test_the_key_shows_every_kind_of_box_and_mark():
-    dot = teach.key_dot()
+    dot = teach.legend_dot()
     for mark in ("tensor-leaf", "tensor-nonleaf", "tensor-nograd", "accumulate", "backward", "peripheries=2",
                  "#dc2626", "gradient sent back", "step ②"):
         assert mark in dot

@@ -317,10 +317,10 @@ def caption(path: str, tensors: dict, facts: Facts | None) -> str:
     return f"{text} {extra or 'Arrows follow the forward pass; <code>backward()</code> walks them in reverse.'}"
 
 
-# -- the key ----------------------------------------------------------------------------------
+# -- the legend (the page calls it the key to the figures) ------------------------------------
 
-#: The key in words (its text alternative).
-KEY_WORDS = ("a rounded blue box is a leaf tensor that requires grad; a rounded purple box a non-leaf "
+#: The legend in words (its text alternative).
+LEGEND_WORDS = ("a rounded blue box is a leaf tensor that requires grad; a rounded purple box a non-leaf "
              "tensor; a dashed grey box a tensor that requires no grad, or was cut off; a green box an "
              "AccumulateGrad Node; a yellow box any other backward Node; an arrow goes the way the forward "
              "pass ran (backward() runs against it); a dashed line joins a tensor and its Node; a number on an "
@@ -328,7 +328,7 @@ KEY_WORDS = ("a rounded blue box is a leaf tensor that requires grad; a rounded 
              "outline marks a hook; a red outline a Node whose saved tensor changed since")
 
 
-def key_dot() -> str:
+def legend_dot() -> str:
     """DOT text of the key to the figures: one box, line and mark of each kind the figures use,
     styled by ``graph.STYLE`` itself (so the key cannot drift from the figures)."""
     style = graph.STYLE

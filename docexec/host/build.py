@@ -223,14 +223,15 @@ class Build:
             return render.same_figure_html(name, *shown[figure.dot])
         anchor = render.slug(name) + "-figure"
         shown[figure.dot] = (anchor, name)
-        key = self._key() + "\n" if len(shown) == 1 else ""
-        return key + self._figure(figure, anchor)
+        legend = self._legend() + "\n" if len(shown) == 1 else ""
+        return legend + self._figure(figure, anchor)
 
-    def _key(self) -> str:
-        """The key to the figures: what every box, line and mark in them means (``teach.key_dot``)."""
-        dot = teach.key_dot()
-        drawn = self._figure(render.Figure("key", dot, "Key to the figures: " + teach.KEY_WORDS, ""))
-        return render.key_html(drawn)
+    def _legend(self) -> str:
+        """The legend of the figures (the page calls it the key to the figures): what every box, line
+        and mark in them means (``teach.legend_dot``)."""
+        dot = teach.legend_dot()
+        drawn = self._figure(render.Figure("key", dot, "Key to the figures: " + teach.LEGEND_WORDS, ""))
+        return render.legend_html(drawn)
 
     # -- checks ---------------------------------------------------------------------------------
 
@@ -280,7 +281,7 @@ class Build:
         if self._drawn:
             return
         self._drawn = True
-        dots = list(results.graphs().values()) + figures.hand_drawn(self.root) + [teach.key_dot()]
+        dots = list(results.graphs().values()) + figures.hand_drawn(self.root) + [teach.legend_dot()]
         self.drawings.draw_many(dots)
         if results.execute:  # without execution no graph is known: every drawing would look unused
             self.drawings.prune(dots)

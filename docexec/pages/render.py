@@ -145,7 +145,7 @@ def same_figure_html(name: str, anchor: str, first: str) -> str:
             f'drawn above for <a href="#{anchor}"><code>{escape(Path(first).name)}</code></a>.</p>')
 
 
-def key_html(drawing: str) -> str:
+def legend_html(drawing: str) -> str:
     """The key to the figures, folded (one click away), as the first thing before a page's first figure."""
     return ('<details class="docexec-key"><summary>Key to the figures: what each box, line and mark means'
             f"</summary>\n{drawing}\n</details>")
