@@ -52,6 +52,7 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 
 ``host``: what a site host runs
   * ``docexec.host.build``         one build's state: pages, places, checks, filling;
+  * ``docexec.host.renderers``     what fills in each kind of place (one renderer per kind);
   * ``docexec.host.markdown_ext``  the Python-Markdown extension: every host runs it, and with it every check.
 
 ``tasks``: the commands' work

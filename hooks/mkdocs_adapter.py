@@ -58,7 +58,7 @@ from docexec.notebooks.notebook_html import STYLESHEET_LINK, NotebookError
 from docexec.notebooks.notebook_jobs import NotebookJobs
 from docexec.pages import drift_page, render
 from docexec.pages.page_store import ConvertedPage
-from docexec.pages.places import Place
+from docexec.pages.places import PageHtml
 from docexec.run.execute import ExecutionError
 from docexec.run.results import UnknownTargetError
 from docexec.source.includes import include_folders
@@ -342,7 +342,7 @@ def on_page_content(html, page, config, files):
     # What follows the title is put in by on_post_page (the search plugin skips these pages); the
     # title stays, or the theme would add one of its own.
     title = content.find("</h1>") + len("</h1>") if "</h1>" in content else 0
-    return content[:title] + build.place(Place(html=content[title:]))
+    return content[:title] + build.place(PageHtml(html=content[title:]))
 
 
 def on_page_markdown(markdown, page, config, files):

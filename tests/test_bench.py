@@ -12,6 +12,8 @@ import yaml
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def bench():

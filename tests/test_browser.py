@@ -34,6 +34,8 @@ from docexec.source.snippets import included_text, read_source
 
 from .conftest import ROOT
 
+pytestmark = pytest.mark.slow
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]

@@ -16,6 +16,8 @@ from docexec.run.runner import Runner
 
 from .conftest import ROOT, run_all, write_snippets
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def repo(tmp_path):

@@ -20,6 +20,8 @@ from docexec.run.runner import Runner
 
 from .conftest import ROOT, snippet_base_paths
 
+pytestmark = pytest.mark.slow
+
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$", re.M)
 

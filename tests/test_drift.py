@@ -26,6 +26,8 @@ from docexec.versions import drift, sideenv
 
 from .conftest import PIN, ROOT, run_all, write_snippets
 
+pytestmark = pytest.mark.slow
+
 OTHER = "2.99.0"  # what the stand-in calls itself
 SNIPPETS = {
     "snippets/ch/node_name.py": """

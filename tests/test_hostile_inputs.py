@@ -19,6 +19,8 @@ from .conftest import ROOT, run_all
 from .test_execute import assert_ends
 from .test_hosts import build, copy_site
 
+pytestmark = pytest.mark.slow
+
 FIXTURES = ROOT / "tests/fixtures/hostile"
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from .conftest import PIN, ROOT, copy_caches, copy_site_files
 
-pytestmark = pytest.mark.usefixtures("warm_site")
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("warm_site")]
 
 HOSTS = {
     "mkdocs": ["-m", "mkdocs", "build", "--strict", "--site-dir", "site"],

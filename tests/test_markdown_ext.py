@@ -375,3 +375,34 @@ def test_an_exercise_whose_answer_is_wrong_fails_the_build_naming_its_line(repo)
         assert any(str(p).startswith("snippets/ch/wrong.py:1:") for p in failed.value.problems), failed.value.problems
     finally:
         (repo / "snippets/ch/wrong.py").unlink()
+
+
+def test_a_new_kind_of_place_is_one_record_and_one_renderer(repo, monkeypatch):
+    """What a place stands for is a record (``docexec.pages.places``) and what fills it in one
+    renderer (``docexec.host.renderers``): a toy kind added that way is filled in with the rest,
+    its code spans get the page's tooltips, and a kind without a renderer is refused."""
+    from dataclasses import dataclass
+
+    from docexec.host import renderers
+    from docexec.pages.places import Place
+
+    @dataclass(frozen=True)
+    class Shout(Place):
+        text: str
+
+    monkeypatch.setattr(renderers, "RENDERERS", dict(renderers.RENDERERS))
+    renderers.renders(Shout)(lambda build, place, results, shown: f"<p><code>{place.text.upper()}</code></p>")
+    build = builds.Build(builds.runner_for(repo))
+    place = Shout(text="grad_fn")
+    place.terms.update({"GRAD_FN": "the Node that made a tensor"})
+    html = f"<div>{build.place(place)}</div>"
+    filled = build.fill(html, run_all(repo, paths=["snippets/ch/plain.py"]))
+    assert filled.startswith("<div><p><")
+    assert "GRAD_FN" in filled and "the Node that made a tensor" in filled
+
+    @dataclass(frozen=True)
+    class Whisper(Place):
+        text: str
+
+    with pytest.raises(KeyError):
+        build.fill(build.place(Whisper(text="x")), run_all(repo, paths=["snippets/ch/plain.py"]))

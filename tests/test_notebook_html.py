@@ -22,6 +22,8 @@ from docexec.notebooks.notebook_html import (
 
 from .conftest import ROOT
 
+pytestmark = pytest.mark.slow
+
 
 def notebook(path, text: str) -> None:
     path.write_text(json.dumps({

@@ -13,6 +13,8 @@ from docexec.run.runner import Runner
 
 from .conftest import write_snippets
 
+pytestmark = pytest.mark.slow
+
 PAGE = '# A chapter\n\nSome prose.\n\n```python\n--8<-- "c/a.py"\n```\n'
 
 

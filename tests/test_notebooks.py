@@ -15,6 +15,8 @@ from docexec.source import claims
 
 from .conftest import ROOT, snippet_base_paths
 
+pytestmark = pytest.mark.slow
+
 CHAPTERS = sorted((ROOT / "docs").glob("[0-9][0-9]-*.md"))
 
 

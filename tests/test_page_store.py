@@ -19,6 +19,8 @@ from docexec.pages.page_store import PAGE_HTML_CACHE, ConvertedPage, PageStore
 
 from .conftest import ROOT, write_snippets
 
+pytestmark = pytest.mark.slow
+
 
 def hook_module():
     """hooks/mkdocs_adapter.py as a module (MkDocs loads it from its path)."""

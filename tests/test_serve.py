@@ -12,9 +12,13 @@ import sys
 import time
 import urllib.request
 
+import pytest
+
 from .conftest import ROOT
 from .test_execute import assert_ends
 from .test_hosts import copy_site
+
+pytestmark = pytest.mark.slow
 
 
 def serve(address: str) -> subprocess.CompletedProcess:

@@ -14,6 +14,8 @@ import pytest
 
 from .conftest import PIN, ROOT
 
+pytestmark = pytest.mark.slow
+
 
 def mkdocs_build(root: Path, site: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")

@@ -22,16 +22,16 @@ import sys
 import threading
 import uuid
 from hashlib import sha256
-from html import escape
 from pathlib import Path
 
 from docexec.core.problems import Problem
 from docexec.graphs import figures, teach
+from docexec.host import renderers
 from docexec.notebooks.notebook_html import NOTEBOOK_HTML_CACHE, Converter, NotebookPages
 from docexec.notebooks.notebook_jobs import NotebookJobs
-from docexec.pages import drift_page, render
+from docexec.pages import render
 from docexec.pages.page_store import PAGE_HTML_CACHE, PageStore
-from docexec.pages.places import Place
+from docexec.pages.places import Drawing, Place
 from docexec.run.results import Results
 from docexec.run.runner import Runner
 from docexec.source.includes import Page, parse_page
@@ -182,39 +182,20 @@ class Build:
 
         def put(match: re.Match) -> str:
             place = self.places[int(match.group(1))]
-            if place.html is not None:
-                return place.html + match.group(2) if late else match.group(0)
-            if place.figure is not None and not late:
+            if place.late and not late:
                 return match.group(0)
-            filled = self._html(place, results, shown)
-            if place.figure is None:
+            filled = renderers.RENDERERS[type(place)](self, place, results, shown)
+            if place.holds_places:  # its HTML may hold places of its own, and code that gets tooltips
                 filled = self._marker.sub(put, render.abbreviate_code(filled, place.terms))
             return filled + match.group(2) if filled else ""
 
         return self._marker.sub(put, html)
 
-    def _html(self, place: Place, results: Results, shown: dict) -> str:
-        if place.figure is not None:
-            figure = place.figure
-            svg = self.drawings.svg(figure.dot, render.slug(figure.name.removeprefix(f"{self.runner.folder}/")))
-            return render.labelled(svg, figure.alt)
-        if place.diagram is not None:
-            diagram = place.diagram
-            dot = (self.root / diagram.path).read_text(encoding="utf-8")
-            return self._figure(render.Figure(diagram.path, dot, diagram.alt, escape(diagram.caption)))
-        if place.fence is not None:
-            out = render.include_output(results, place.fence)
-            note = drift_page.fence_note(self.drift, place.fence) if self.drift else None
-            return "\n".join(([render.output_html(out.text)] if out.text else [])
-                             + ([render.drift_note_html(note)] if note else [])
-                             + [self._page_figure(shown.setdefault(place.page, {}), figure) for figure in out.figures])
-        return render.note_html(results.versions(), place.minutes, self.notes.get(place.note or "", ""))
-
-    def _figure(self, figure: render.Figure, anchor: str = "") -> str:
+    def figure(self, figure: render.Figure, anchor: str = "") -> str:
         """A figure whose drawing is left as a place of its own."""
-        return render.figure_html(self.place(Place(figure=figure)), figure.caption, anchor)
+        return render.figure_html(self.place(Drawing(figure=figure)), figure.caption, anchor)
 
-    def _page_figure(self, shown: dict[str, tuple[str, str]], figure: render.Figure) -> str:
+    def page_figure(self, shown: dict[str, tuple[str, str]], figure: render.Figure) -> str:
         """An example's figure on a page whose figures so far are ``shown`` (DOT -> anchor, example):
         under the page's first figure the key to the figures; a figure the page shows already is not
         drawn again, the page says where it is."""
@@ -224,13 +205,13 @@ class Build:
         anchor = render.slug(name) + "-figure"
         shown[figure.dot] = (anchor, name)
         legend = self._legend() + "\n" if len(shown) == 1 else ""
-        return legend + self._figure(figure, anchor)
+        return legend + self.figure(figure, anchor)
 
     def _legend(self) -> str:
         """The legend of the figures (the page calls it the key to the figures): what every box, line
         and mark in them means (``teach.legend_dot``)."""
         dot = teach.legend_dot()
-        drawn = self._figure(render.Figure("key", dot, "Key to the figures: " + teach.LEGEND_WORDS, ""))
+        drawn = self.figure(render.Figure("key", dot, "Key to the figures: " + teach.LEGEND_WORDS, ""))
         return render.legend_html(drawn)
 
     # -- checks ---------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ from markdown.util import AtomicString
 from docexec.core.problems import Problem
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
-from docexec.pages.places import Place
+from docexec.pages.places import ConceptDiagram, FenceOutput, Place, TitleNote
 from docexec.pages.render import abbreviate_code, reading_minutes
 from docexec.run.execute import ExecutionError
 from docexec.run.results import UnknownTargetError
@@ -100,19 +100,19 @@ class SnippetOutputPreprocessor(Preprocessor):
                 out.extend(_hidden_code(build, exercises[index], line))
                 continue
             if index in diagrams:
-                out.extend(self._leave(Place(diagram=diagrams[index]), diagrams[index].indent))
+                out.extend(self._leave(ConceptDiagram(diagram=diagrams[index]), diagrams[index].indent))
                 continue
             if index in answers:  # an exercise's output, where its answer is
                 indent = line[: len(line) - len(line.lstrip())]
-                out.extend(self._leave(Place(fence=answers[index], page=key), indent))
+                out.extend(self._leave(FenceOutput(fence=answers[index], page=key), indent))
                 continue
             out.append(line)
             if index in ends:
-                out.extend(self._leave(Place(fence=ends[index], page=key), ends[index].indent))
+                out.extend(self._leave(FenceOutput(fence=ends[index], page=key), ends[index].indent))
             elif index == page.title and ends and self.extension.getConfig("versions_note"):
                 code = " ".join(build.runner.source(i.file) for f in page.fences if f.runs for i in f.includes)
                 minutes = reading_minutes([lines[i] for i in range(len(lines)) if i not in page.fenced], code)
-                out.extend(self._leave(Place(note=key, minutes=minutes), ""))
+                out.extend(self._leave(TitleNote(page=key, minutes=minutes), ""))
         return out
 
     def _leave(self, place: Place, indent: str) -> list[str]:
@@ -196,7 +196,8 @@ class CodeAbbreviationPostprocessor(Postprocessor):
         if self._given is None or self._given[0] is not places or self._given[1] != terms:
             given = dict(terms)  # once per page: the toc extension runs the postprocessors on every heading too
             for place in places:
-                place.terms = given
+                place.terms.clear()
+                place.terms.update(given)
             self._given = (places, given)
         return abbreviate_code(text, terms)
 

@@ -1,4 +1,11 @@
-"""What a place left in a page's HTML stands for (``docexec.host.build`` fills each in)."""
+"""What a place left in a page's HTML stands for: one record per kind of place.
+
+The Markdown extension leaves a place, an HTML comment, where something is filled in once the
+runs are in (``docexec.host.build.Build.fill``); each kind has its own record here and its own
+renderer there (``docexec.host.build.RENDERERS``). ``terms`` are the code-span tooltips the rest
+of the place's page got, which the filled-in HTML gets too (set once the page's terms are known:
+the dict is filled in place).
+"""
 
 from __future__ import annotations
 
@@ -8,19 +15,56 @@ from docexec.pages import render
 from docexec.source.includes import Diagram, Fence
 
 
-@dataclass
+@dataclass(frozen=True)
 class Place:
-    """What a place in a page's HTML stands for: one of an include fence's output (``fence``), a
-    concept diagram (``diagram``), the note under a page's title (``note``: the page's key, see
-    ``Build.page_key``, with its reading time in ``minutes``), a drawing (``figure``), or HTML put
-    in as it is (``html``: a notebook page's content); and the code-span tooltips (``terms``) the
-    rest of its page got, which the filled-in HTML gets too."""
+    """What every place has: the tooltips of its page."""
 
-    fence: Fence | None = None
-    page: str = ""  # the key of the page a fence's place is on (figures are counted per page)
-    diagram: Diagram | None = None
-    note: str | None = None
-    minutes: int = 0
-    figure: render.Figure | None = None
-    html: str | None = None
-    terms: dict[str, str] = field(default_factory=dict)
+    terms: dict[str, str] = field(default_factory=dict, compare=False, kw_only=True)
+
+    #: Filled by the late fill only (after the search plugin read the page).
+    late = False
+    #: Its HTML may hold places of its own and code spans that get the page's tooltips.
+    holds_places = True
+
+
+@dataclass(frozen=True)
+class FenceOutput(Place):
+    """An include fence's output block, drift note and figures; ``page`` is the key of the page it
+    is on (a figure the page shows already is not drawn again)."""
+
+    fence: Fence
+    page: str
+
+
+@dataclass(frozen=True)
+class ConceptDiagram(Place):
+    """A hand-written concept diagram."""
+
+    diagram: Diagram
+
+
+@dataclass(frozen=True)
+class TitleNote(Place):
+    """The note under a page's title: the versions the run used, the reading time, and what else
+    the build adds there for the page whose key is ``page`` (``Build.note_for``)."""
+
+    page: str
+    minutes: int
+
+
+@dataclass(frozen=True)
+class Drawing(Place):
+    """The SVG drawing inside a figure, put in by the late fill."""
+
+    figure: render.Figure
+    late = True
+    holds_places = False
+
+
+@dataclass(frozen=True)
+class PageHtml(Place):
+    """HTML put in as it is by the late fill (a notebook page's content)."""
+
+    html: str
+    late = True
+    holds_places = False

@@ -1,3 +1,4 @@
+# docexec: timeout=120
 import os
 import re
 import subprocess
