@@ -1,4 +1,3 @@
-# docexec: timeout=120
 import os
 import re
 import subprocess
