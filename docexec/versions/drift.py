@@ -106,6 +106,28 @@ class ExampleDrift:
     figure: str = ""
     outputs: dict[str, OutputChange] = field(default_factory=dict)
 
+    def line_changes(self) -> list[LineChange]:
+        """Its changes that a line of the example makes, in the order reports list them: claims,
+        the failure, new warnings, warnings gone."""
+        found = [LineChange(c.line, "claim", c.before, c.after) for c in self.claims]
+        if self.failure:
+            found.append(LineChange(self.failure_line, "failure", after=self.failure))
+        found += [LineChange(w.line, "new warning", after=w.text) for w in self.new_warnings]
+        found += [LineChange(w.line, "gone warning", before=w.text) for w in self.gone_warnings]
+        return found
+
+
+@dataclass(frozen=True)
+class LineChange:
+    """One change a line of an example makes on the other version, of ``kind`` claim (``before``
+    and ``after``: the lines printed; ``after`` None when that print no longer runs), failure
+    (``after``: the error), new warning (``after``: its text) or gone warning (``before``)."""
+
+    line: int
+    kind: str
+    before: list[str] | str | None = None
+    after: list[str] | str | None = None
+
 
 @dataclass
 class Record:
