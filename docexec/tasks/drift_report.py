@@ -9,6 +9,7 @@ from docexec.run.execute import ExecutionError
 from docexec.run.runner import Runner
 from docexec.source.snippets import SNIPPETS_DIR
 from docexec.versions import drift, sideenv
+from docexec.versions.compare import make_record
 from docexec.versions.drift import Record, first_difference, show_lines
 
 
@@ -42,7 +43,7 @@ def drift_report(root: Path, torch: str | None, python: str | None, record: bool
     if torch is not None and ran != sideenv.base_version(torch):
         print(f"docexec drift: {python} runs PyTorch {ran}, not {torch}", file=sys.stderr)
         return 2
-    found = drift.make_record(main, side, torch or ran, root, SNIPPETS_DIR)
+    found = make_record(main, side, torch or ran, root, SNIPPETS_DIR)
     broken = main.problems()
     if broken:
         print(f"docexec drift: the course has {len(broken)} problem(s) on PyTorch {found.baseline} itself (`make "
