@@ -35,7 +35,8 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 
 ``versions``: the next PyTorch
   * ``docexec.versions.sideenv``  a side environment with another PyTorch under ``.cache/drift/``;
-  * ``docexec.versions.drift``    the runs on two PyTorch versions compared, and the record ``drift.json``.
+  * ``docexec.versions.drift``    the drift record ``drift.json``: what differs on the next PyTorch;
+  * ``docexec.versions.compare``  the runs on two PyTorch versions compared into that record.
 
 ``pages``: what a page shows
   * ``docexec.pages.render``      an include's output block and figures, as HTML;
@@ -53,7 +54,8 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 ``host``: what a site host runs
   * ``docexec.host.build``         one build's state: pages, places, checks, filling;
   * ``docexec.host.renderers``     what fills in each kind of place (one renderer per kind);
-  * ``docexec.host.markdown_ext``  the Python-Markdown extension: every host runs it, and with it every check.
+  * ``docexec.host.markdown_ext``  the Python-Markdown extension: every host runs it, and with it every check;
+  * ``docexec.host.serve``         ``mkdocs serve``'s rebuilds, the last good build kept on show.
 
 ``tasks``: the commands' work
   * ``docexec.tasks.check``         ``make check``;

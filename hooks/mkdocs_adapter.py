@@ -28,20 +28,11 @@ fills in on any host); this hook makes a build faster and friendlier under MkDoc
 
 from __future__ import annotations
 
-import atexit
 import functools
-import hashlib
-import json
-import logging
-import marshal
 import os
 import posixpath
-import re
 import shutil
 import subprocess
-import sys
-import tempfile
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -53,11 +44,12 @@ from mkdocs.structure.toc import get_toc
 from docexec.core import compat
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
+from docexec.host.serve import keeping_last_good
 from docexec.notebooks.chapter import colab_url, title_of
 from docexec.notebooks.notebook_html import STYLESHEET_LINK, NotebookError
 from docexec.notebooks.notebook_jobs import NotebookJobs
 from docexec.pages import drift_page, render
-from docexec.pages.page_store import ConvertedPage
+from docexec.pages.page_store import ConvertedPage, logged, page_dependencies
 from docexec.pages.places import PageHtml
 from docexec.run.execute import ExecutionError
 from docexec.run.results import UnknownTargetError
@@ -213,7 +205,7 @@ def render_kept(page, config, files, build: builds.Build) -> None:
     store = build.page_store
     if not store.begun:  # the first page of this build: the files and their addresses are known
         snippets = config.mdx_configs.get(SNIPPETS, {}) if SNIPPETS in config.markdown_extensions else None
-        store.begin(_page_dependencies(config, files), snippets)
+        store.begin(page_dependencies(config, files, Path(__file__).read_bytes()), snippets)
     names = [page.file.src_uri, page.file.url, *_sources_read(page, config, build)]
     key = store.key(page.markdown, names)
     kept = store.get(key) if key else None
@@ -225,7 +217,7 @@ def render_kept(page, config, files, build: builds.Build) -> None:
         if kept.links is not None:
             page.links_to_anchors = {files.get_file_from_path(path): links for path, links in kept.links.items()}
         return
-    with _logged() as records:
+    with logged() as records:
         compat.render_page_as_usual(page, config, files)
     if key and not records and store.key(page.markdown, names) == key:  # no include changed meanwhile
         content, places = build.detach(page.content)
@@ -243,69 +235,10 @@ def _sources_read(page, config, build: builds.Build) -> list[str]:
     return [part for file in files for part in (file, build.runner.source(file))]
 
 
-def _page_dependencies(config, files) -> list[str] | None:
-    """What a page's HTML depends on besides its Markdown and includes: the Markdown extensions and
-    their options, the validation settings, the loggers' levels (what a conversion logs, and so
-    whether its page is kept), every file's address and inclusion (links are resolved and checked
-    against them), the versions of MkDocs and of the packages of extensions named by module, and
-    this file. None if the options cannot be written out (JSON refuses them): no page is kept."""
-    named = [name for name in config.markdown_extensions if isinstance(name, str) and "." in name]
-    packages = sorted({name.split(".")[0] for name in named} | {"mkdocs", "pygments"})
-    versions = [f"{name} {getattr(sys.modules.get(name), '__version__', '')}" for name in packages]
-    levels = [logging.getLogger(name).getEffectiveLevel() for name in ("", "mkdocs", "mkdocs.structure.pages")]
-    try:
-        options = json.dumps([config.markdown_extensions, config.mdx_configs], sort_keys=True, default=_stable)
-    except (TypeError, ValueError):  # keys of several types, a circular value
-        return None
-    return [options, repr(config.validation), repr(levels),
-            "\n".join(f"{file.src_uri}\t{file.url}\t{file.inclusion.name}" for file in files), *versions,
-            hashlib.sha256(Path(__file__).read_bytes()).hexdigest()]
-
-
-def _stable(value) -> str:
-    """A value of the Markdown options that JSON has no form for, as the same text in every process:
-    a function by its name and the digest of its code (what it calls is not looked into), anything
-    else by its ``repr`` without an object's address."""
-    if callable(value) and hasattr(value, "__qualname__"):
-        code = getattr(value, "__code__", None)
-        digest = hashlib.sha256(marshal.dumps(code)).hexdigest() if code is not None else ""
-        return f"{getattr(value, '__module__', '')}.{value.__qualname__} {digest}"
-    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
-
-
 def _toc_tokens(toc) -> list[dict]:
     """A table of contents (``page.toc``) as the tokens ``get_toc`` makes it from."""
     return [{"name": link.title, "id": link.id, "level": link.level, "children": _toc_tokens(link.children)}
             for link in toc]
-
-
-class _Records(logging.Handler):
-    """Keeps every record this thread logs, at the loggers' levels (a verbose build's DEBUG ones
-    too); other threads' are not the page's."""
-
-    def __init__(self):
-        super().__init__(logging.NOTSET)
-        self.thread = threading.get_ident()
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.thread == self.thread:
-            self.records.append(record)
-
-
-@contextmanager
-def _logged():
-    """The records logged meanwhile (MkDocs' loggers do not propagate to the root logger: both are
-    listened to)."""
-    handler = _Records()
-    loggers = [logging.getLogger("mkdocs"), logging.getLogger()]
-    for logger in loggers:
-        logger.addHandler(handler)
-    try:
-        yield handler.records
-    finally:
-        for logger in loggers:
-            logger.removeHandler(handler)
 
 
 def render_notebook(page, build: builds.Build) -> None:
@@ -439,30 +372,13 @@ def on_serve(server, config, builder):
     with _aborting():  # the first edit then costs a fork, not an import of torch or nbconvert
         builds.runner_for(_root(config), _folder(config)).keep_ready()
         builds.converter_for(_root(config)).keep_ready()
-    site = Path(server.root)
-    kept = Path(tempfile.mkdtemp(prefix="docexec-last-good-"))
-    atexit.register(shutil.rmtree, kept, True)
-    _keep_copy(site, kept)  # the first build, which succeeded: the server would not have started
-
-    def rebuild(config=None):
-        try:
-            builder(config)
-        except Exception as error:  # noqa: BLE001 - any failure: the server keeps the last good build
-            log.error(str(error) if isinstance(error, Abort) else f"{type(error).__name__}: {error}")
-            _keep_copy(kept, site)
-            log.error("the rebuild failed (see above); the server keeps showing the last good build")
-        else:
-            _keep_copy(site, kept)
-
+    rebuild = keeping_last_good(Path(server.root), builder, _log_failure)
     compat.replace_builder(server, rebuild)
     return server
 
 
-def _keep_copy(source: Path, target: Path) -> None:
-    """Make ``target`` hold the files of ``source`` (hard links: MkDocs writes each build's files
-    anew, so a link keeps the old content)."""
-    shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(source, target, copy_function=os.link, dirs_exist_ok=True)
+def _log_failure(problem: Exception | str) -> None:
+    log.error(problem if isinstance(problem, str | Abort) else f"{type(problem).__name__}: {problem}")
 
 
 def on_build_error(error):

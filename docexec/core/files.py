@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -77,3 +78,10 @@ def remove_unused(folder: Path, unused: Callable[[str], bool], stale_after: floa
         except OSError:
             continue
     return removed
+
+
+def link_copy(source: Path, target: Path) -> None:
+    """Make ``target`` hold the files of ``source`` (hard links: MkDocs writes each build's files
+    anew, so a link keeps the old content)."""
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(source, target, copy_function=os.link, dirs_exist_ok=True)

@@ -103,18 +103,24 @@ def _output_diff(before: str, after: str) -> list[str]:
     return rows
 
 
+def _claim_item(change, old: str, new: str) -> str:
+    after = "nothing: that print no longer runs" if change.after is None else _code("\n".join(change.after))
+    return f"{old} printed {_code(chr(10).join(change.before))}, {new} prints {after}; the claim there would change."
+
+
+#: How the page says each kind of line change (``LineChange.kind``).
+_LISTED = {
+    "claim": _claim_item,
+    "failure": lambda c, *_: f"it fails: {_code(c.after)}.",
+    "new warning": lambda c, *_: f"a new warning, {_code(c.after)}.",
+    "gone warning": lambda c, *_: f"no longer warns {_code(c.before)}.",
+}
+
+
 def _example(drift: ExampleDrift, record: Record, title: str) -> list[str]:
     """The Markdown of one example's entry: a title line, then one item per change."""
     old, new = record.baseline, record.torch
-    items = []
-    for change in drift.claims:
-        after = "nothing: that print no longer runs" if change.after is None else _code("\n".join(change.after))
-        items.append(f"- Line {change.line}: {old} printed {_code(chr(10).join(change.before))}, {new} prints "
-                     f"{after}; the claim there would change.")
-    if drift.failure:
-        items.append(f"- Line {drift.failure_line}: it fails: {_code(drift.failure)}.")
-    items += [f"- Line {w.line}: a new warning, {_code(w.text)}." for w in drift.new_warnings]
-    items += [f"- Line {w.line}: no longer warns {_code(w.text)}." for w in drift.gone_warnings]
+    items = [f"- Line {change.line}: " + _LISTED[change.kind](change, old, new) for change in drift.line_changes()]
     for target, change in drift.outputs.items():
         items.append(f"- The output of {_code(target)} ({old} `-`, {new} `+`); the first difference: "
                      f"{_code(first_difference(change))}.")

@@ -21,9 +21,16 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
+import logging
+import marshal
 import pickle
 import platform
+import re
+import sys
+import threading
 from collections.abc import Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,3 +140,62 @@ class PageStore:
     def forget_unused(self) -> int:
         """Remove the kept pages this build did not use; returns how many."""
         return remove_unused(self.folder, lambda name: name.endswith(".pickle") and name not in self.used)
+
+
+def stable_text(value) -> str:
+    """A value of the Markdown options that JSON has no form for, as the same text in every process:
+    a function by its name and the digest of its code (what it calls is not looked into), anything
+    else by its ``repr`` without an object's address."""
+    if callable(value) and hasattr(value, "__qualname__"):
+        code = getattr(value, "__code__", None)
+        digest = hashlib.sha256(marshal.dumps(code)).hexdigest() if code is not None else ""
+        return f"{getattr(value, '__module__', '')}.{value.__qualname__} {digest}"
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
+
+
+class _Records(logging.Handler):
+    """Keeps every record this thread logs, at the loggers' levels (a verbose build's DEBUG ones
+    too); other threads' are not the page's."""
+
+    def __init__(self):
+        super().__init__(logging.NOTSET)
+        self.thread = threading.get_ident()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread == self.thread:
+            self.records.append(record)
+
+
+@contextmanager
+def logged():
+    """The records logged meanwhile (MkDocs' loggers do not propagate to the root logger: both are
+    listened to)."""
+    handler = _Records()
+    loggers = [logging.getLogger("mkdocs"), logging.getLogger()]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+def page_dependencies(config, files, hook: bytes) -> list[str] | None:
+    """What a page's HTML depends on besides its Markdown and includes: the Markdown extensions and
+    their options, the validation settings, the loggers' levels (what a conversion logs, and so
+    whether its page is kept), every file's address and inclusion (links are resolved and checked
+    against them), the versions of MkDocs and of the packages of extensions named by module, and
+    the hook's code (``hook``). None if the options cannot be written out (JSON refuses them): no page is kept."""
+    named = [name for name in config.markdown_extensions if isinstance(name, str) and "." in name]
+    packages = sorted({name.split(".")[0] for name in named} | {"mkdocs", "pygments"})
+    versions = [f"{name} {getattr(sys.modules.get(name), '__version__', '')}" for name in packages]
+    levels = [logging.getLogger(name).getEffectiveLevel() for name in ("", "mkdocs", "mkdocs.structure.pages")]
+    try:
+        options = json.dumps([config.markdown_extensions, config.mdx_configs], sort_keys=True, default=stable_text)
+    except (TypeError, ValueError):  # keys of several types, a circular value
+        return None
+    return [options, repr(config.validation), repr(levels),
+            "\n".join(f"{file.src_uri}\t{file.url}\t{file.inclusion.name}" for file in files), *versions,
+            hashlib.sha256(hook).hexdigest()]

@@ -22,7 +22,7 @@ from docexec.core.files import IMPORT_DIR
 from docexec.core.problems import Problem
 from docexec.run.protocol import Group, Report, Request
 
-DEFAULT_TIMEOUT = 30.0  # seconds a snippet may run before it is stopped
+DEFAULT_TIMEOUT = 60.0  # seconds a snippet may run before it is stopped
 DEFAULT_MEMORY_MB = 4096.0  # MiB of address space a snippet may add to the worker's own
 
 

@@ -9,6 +9,7 @@ from docexec.run.execute import ExecutionError
 from docexec.run.runner import Runner
 from docexec.source.snippets import SNIPPETS_DIR
 from docexec.versions import drift, sideenv
+from docexec.versions.compare import make_record
 from docexec.versions.drift import Record, first_difference, show_lines
 
 
@@ -42,7 +43,7 @@ def drift_report(root: Path, torch: str | None, python: str | None, record: bool
     if torch is not None and ran != sideenv.base_version(torch):
         print(f"docexec drift: {python} runs PyTorch {ran}, not {torch}", file=sys.stderr)
         return 2
-    found = drift.make_record(main, side, torch or ran, root, SNIPPETS_DIR)
+    found = make_record(main, side, torch or ran, root, SNIPPETS_DIR)
     broken = main.problems()
     if broken:
         print(f"docexec drift: the course has {len(broken)} problem(s) on PyTorch {found.baseline} itself (`make "
@@ -59,19 +60,23 @@ def drift_report(root: Path, torch: str | None, python: str | None, record: bool
     return 0
 
 
+#: How the report says each kind of line change (``LineChange.kind``).
+_REPORTED = {
+    "claim": lambda c, old, new: f"{old} printed {show_lines(c.before)}, {new} prints {show_lines(c.after)}",
+    "failure": lambda c, _old, new: f"fails on {new}: {c.after}",
+    "new warning": lambda c, _old, new: f"newly warns on {new}: {c.after}",
+    "gone warning": lambda c, _old, new: f"no longer warns on {new}: {c.before}",
+}
+
+
 def report(record: Record) -> list[str]:
     """The report of ``record``, one ``file:line: what`` line per change (a figure's diff indented
     under its line), in path order."""
     old, new = record.baseline, record.torch
     lines = []
     for path, example in record.examples.items():
-        for change in example.claims:
-            lines.append(f"{path}:{change.line}: {old} printed {show_lines(change.before)}, {new} prints "
-                         f"{show_lines(change.after)}")
-        if example.failure:
-            lines.append(f"{path}:{example.failure_line}: fails on {new}: {example.failure}")
-        lines += [f"{path}:{w.line}: newly warns on {new}: {w.text}" for w in example.new_warnings]
-        lines += [f"{path}:{w.line}: no longer warns on {new}: {w.text}" for w in example.gone_warnings]
+        lines += [f"{path}:{change.line}: " + _REPORTED[change.kind](change, old, new)
+                  for change in example.line_changes()]
         if example.figure:
             target = example.figure.splitlines()[0].removeprefix("--- ").split(" (")[0]
             lines.append(f"{target}: the graph of {path} differs on {new}:")
