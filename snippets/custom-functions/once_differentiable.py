@@ -32,8 +32,13 @@ print(dz_dx)  # tensor(32., grad_fn=<AddBackward0>) -> 4 x ** 3: right
 # the second derivative should be 12 x ** 2 = 48: a wrong value, no error
 print(torch.autograd.grad(dz_dx, x))  # (tensor(12.),)
 
+# w is not an input of Cube, but the gradient Cube receives, w, requires grad
+w = torch.tensor(5.0, requires_grad=True)
+(du_dx,) = torch.autograd.grad(Cube.apply(x) * w, x, create_graph=True)
+print(du_dx)  # tensor(60., grad_fn=<Error>) -> 3 x ** 2 * w: marked
+
 xd = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
 print(torch.autograd.gradcheck(Cube.apply, (xd,)))  # True -> first order: fine
 ok = torch.autograd.gradgradcheck(Cube.apply, (xd,), raise_exception=False)
 print(ok)  # False -> the second order is not
-del y, dy_dx, z, dz_dx  # no figure for this example
+del y, dy_dx, z, dz_dx, w, du_dx  # no figure for this example

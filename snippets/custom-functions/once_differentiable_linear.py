@@ -13,6 +13,7 @@ class Cube(torch.autograd.Function):
     def backward(ctx, grad_output):
         print("incoming gradient requires grad:", grad_output.requires_grad)
         #> incoming gradient requires grad: False
+        #> incoming gradient requires grad: False
         (x,) = ctx.saved_tensors
         return grad_output * 3 * x**2
 
@@ -27,3 +28,12 @@ print(dz_dx)  # tensor(16., grad_fn=<AddBackward0>)
 print(torch.autograd.grad(dz_dx, x, retain_graph=True))  # (tensor(2.),)
 dz_dx.backward()  # backward() does not notice either
 print(x.grad)  # tensor(2.)
+
+# scaled by a constant, with no other path to x: nothing left to differentiate
+(dy_dx,) = torch.autograd.grad(Cube.apply(x) * 3, x, create_graph=True)
+print(dy_dx)  # tensor(36.) -> 3 * 3 x**2, a constant: no grad_fn
+try:
+    torch.autograd.grad(dy_dx, x)
+except RuntimeError as error:
+    print(f"RuntimeError: {error}")
+    #> RuntimeError: element 0 of tensors does not require grad and does not...

@@ -34,3 +34,8 @@ with fwAD.dual_level():
 # one number: how fast s changes along v, the gradient 2x dotted with v
 print(slope)  # tensor(-1.4000, dtype=torch.float64)
 print(torch.allclose(slope, (2 * x) @ v))  # True
+
+# v is not a unit vector; along the unit vector v / |v|, the slope is
+# the JVP divided by |v|, J being linear
+print(v.norm())  # tensor(2.2561, dtype=torch.float64)
+print(slope / v.norm())  # tensor(-0.6205, dtype=torch.float64)

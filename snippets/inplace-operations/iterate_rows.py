@@ -28,3 +28,20 @@ doubled = torch.stack([row * 2 for row in y])  # out of place: fine
 print(doubled)
 #> tensor([[2., 4.],
 #>         [6., 8.]], grad_fn=<StackBackward0>)
+
+
+def double_rows(t):
+    for row in t:
+        row.mul_(2)  # the same loop as above
+    return t
+
+
+# refused only when autograd would record the change: not for a tensor that
+# requires no grad, nor for one that does, inside torch.no_grad()
+print(double_rows(torch.tensor([[1.0, 2.0], [3.0, 4.0]])))
+#> tensor([[2., 4.],
+#>         [6., 8.]])
+with torch.no_grad():
+    print(double_rows(doubled))
+    #> tensor([[ 4.,  8.],
+    #>         [12., 16.]], grad_fn=<StackBackward0>)

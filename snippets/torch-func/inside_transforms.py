@@ -15,3 +15,17 @@ x = torch.ones(3)
 f(x)  # called directly
 grad(f)(x)
 vmap(f)(torch.ones(2, 3))
+
+w = torch.full((3,), 2.0)  # from the enclosing scope
+
+
+def g(x, b):  # b is shared by every sample: in_dims=None below
+    for t in (x * w, b, w):  # computed from x; not mapped; from outside
+        print(repr(t).splitlines()[0])
+        #> BatchedTensor(lvl=1, bdim=0, value=
+        #> tensor([0., 0., 0.])
+        #> tensor([2., 2., 2.])
+    return x * w + b
+
+
+vmap(g, in_dims=(0, None))(torch.ones(2, 3), torch.zeros(3))
