@@ -1,4 +1,3 @@
-# docexec: timeout=60
 import torch
 from torch._dynamo.backends.common import aot_autograd
 from torch._functorch.aot_autograd import make_boxed_func

@@ -33,3 +33,9 @@ except Exception as error:
     cause = re.search(r"There was no fake impl[^.]*\.", str(error)).group()
     print(textwrap.fill(cause, 76))
     #> There was no fake impl registered for <CustomOpDef(course::square)>.
+
+try:  # a tensor on the meta device has a shape but no data
+    square(torch.empty(2, device="meta"))
+except RuntimeError as error:
+    print(str(error).split(".")[0])
+    #> There was no fake impl registered for <CustomOpDef(course::square)>

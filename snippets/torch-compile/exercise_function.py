@@ -1,4 +1,3 @@
-# docexec: timeout=60
 import torch
 
 

@@ -1,4 +1,6 @@
 import torch
+from torch._dynamo.backends.common import aot_autograd
+from torch._functorch.aot_autograd import make_boxed_func
 
 
 class LoudClamp(torch.autograd.Function):
@@ -24,7 +26,18 @@ except torch._dynamo.exc.Unsupported as error:
     print(str(error).splitlines()[1].strip())
     #> Higher Order Operator: autograd.Function
 
-y = torch.compile(f, backend="aot_eager")(x)
+def show(graph_module, example_inputs):  # the operations of each graph
+    nodes = graph_module.graph.nodes
+    print("graph:", *[n.name for n in nodes if n.op == "call_function"])
+    #> graph: mul
+    #> graph: clamp
+    #> graph: sin
+    #> graph: cos mul
+    #> graph: mul_1
+    return make_boxed_func(graph_module.forward)
+
+
+y = torch.compile(f, backend=aot_autograd(fw_compiler=show))(x)
 node = y.grad_fn
 while node is not None:
     print(node.name())

@@ -1,4 +1,3 @@
-# docexec: timeout=60
 import torch
 from torch._dynamo.backends.common import aot_autograd
 from torch._functorch.aot_autograd import make_boxed_func
@@ -50,9 +49,18 @@ y = torch.compile(f, backend=recomputing)(x)
 y.sum().backward()
 print(x.grad)  # tensor([-0.4048, -0.4029])
 
-# the built-in backends: which partitioner each one uses
-for backend in ["aot_eager", "aot_eager_default_partitioner"]:
-    y = torch.compile(f, backend=backend)(x)
-    print(backend, "saves", len(y.grad_fn.saved_tensors))
-    #> aot_eager saves 1
-    #> aot_eager_default_partitioner saves 2
+def norm(x):
+    return torch.nn.functional.layer_norm(x, (2,)).relu()
+
+
+def saves(fn, backend):  # how many tensors CompiledFunctionBackward holds
+    return len(torch.compile(fn, backend=backend)(x).grad_fn.saved_tensors)
+
+
+# the built-in backends: which partitioner each uses, and on what graph
+for backend in ["aot_eager", "aot_eager_default_partitioner",
+                "aot_eager_decomp_partition"]:
+    print(backend, "saves", saves(f, backend), "and", saves(norm, backend))
+    #> aot_eager saves 1 and 4
+    #> aot_eager_default_partitioner saves 2 and 4
+    #> aot_eager_decomp_partition saves 1 and 2

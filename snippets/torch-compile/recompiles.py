@@ -49,3 +49,14 @@ print(new_lines())
 
 f(x)  # grad mode on, x requires grad: the second graph fits again
 print(new_lines())  # (no recompilation)
+
+# f has 3 versions; at recompile_limit versions, Dynamo compiles no more
+torch._dynamo.config.recompile_limit = 3
+limit_log = logging.getLogger("torch._dynamo.convert_frame")
+limit_log.propagate = False  # its warning, kept instead of written
+limit_log.addHandler(KeepLines())
+# a call that fits no version runs in eager mode: one Node per operation
+print(f(x.double()).grad_fn.name())  # MulBackward0
+print(*[line for line in new_lines().splitlines() if "hit" in line])
+#> torch._dynamo hit config.recompile_limit (3)
+print(f(x).grad_fn.name())  # CompiledFunctionBackward -> version 0/1 runs
