@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from docexec.pages.page_store import PAGE_HTML_CACHE, ConvertedPage, PageStore
+from docexec.pages.page_store import PAGE_HTML_CACHE, ConvertedPage, PageStore, page_dependencies, stable_text
 
 from .conftest import ROOT, write_snippets
 
@@ -180,7 +180,7 @@ def test_a_build_that_logs_less_keeps_pages_apart_from_one_that_logs_all(small_s
 
 
 def test_a_function_named_in_the_options_counts_by_its_code():
-    stable = hook_module()._stable
+    stable = stable_text
 
     def fmt(text):
         return text.upper()
@@ -192,7 +192,8 @@ def test_a_function_named_in_the_options_counts_by_its_code():
 
     assert stable(fmt) != first and "fmt" in first
     assert stable(object()) == stable(object())  # no address
-    dependencies = hook_module()._page_dependencies  # where the options reach the key
+    def dependencies(config, files):  # where the options reach the key
+        return page_dependencies(config, files, b"hook")
 
     def config(function):
         return SimpleNamespace(markdown_extensions=["pymdownx.superfences"], validation={},
