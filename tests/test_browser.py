@@ -148,7 +148,11 @@ def figure_report(page, path: str) -> tuple[int, list[str]]:
             weak.append(f"{path} figure {index} is not visible ({box})")
             continue
         count += 1
-        shot = Image.open(io.BytesIO(figure.screenshot()))
+        # the page's pixels where the figure is: an element screenshot waits for the element to be
+        # "stable", which on a loaded machine ran past its 30 s timeout for a figure in plain view
+        scroll = page.evaluate("[window.scrollX, window.scrollY]")
+        clip = {"x": box["x"] + scroll[0], "y": box["y"] + scroll[1], "width": box["width"], "height": box["height"]}
+        shot = Image.open(io.BytesIO(page.screenshot(full_page=True, clip=clip)))
         if contrast(shot) < 3:
             weak.append(f"{path} figure {index}: {contrast(shot):.2f}")
         boxes = figure.evaluate("""svg => { const o = svg.getBoundingClientRect();
