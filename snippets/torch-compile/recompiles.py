@@ -3,6 +3,7 @@ import logging
 import torch
 from torch._dynamo.guards import recompiles_log
 
+torch._dynamo.reset()  # forget earlier compiles: frames are numbered from 0
 torch._logging.set_logs(recompiles=True)  # log every recompilation and why
 log_lines = []
 
