@@ -14,7 +14,7 @@ from docexec.graphs import figures
 from docexec.run import cache
 from docexec.run.runner import Runner
 
-from .conftest import ROOT, run_all, write_snippets
+from .conftest import ROOT, copy_site_files, run_all, write_snippets
 
 pytestmark = pytest.mark.slow
 
@@ -90,9 +90,8 @@ def test_a_damaged_entry_is_run_again_never_served(repo, damage):
 def test_a_warm_build_imports_no_torch(tmp_path):
     """With every snippet cached, a whole MkDocs build never imports torch nor starts a worker."""
     site = tmp_path / "site"
-    for name in ("docs", "snippets", "hooks", "diagrams", "docexec", "includes"):
-        shutil.copytree(ROOT / name, site / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy2(ROOT / "mkdocs.yml", site / "mkdocs.yml")
+    site.mkdir()
+    copy_site_files(site)
     script = textwrap.dedent("""
         import sys
         from mkdocs.commands.build import build

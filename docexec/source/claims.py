@@ -266,13 +266,15 @@ def _site_problem(site: PrintSite, got: list[str] | None, complete: bool) -> str
             return "this print never ran, so its claim cannot be checked"
         return "this print never ran and carries no claim"
     if want is None:
-        return f"print has no output claim; it printed {_show(got)} (run `make fix` to add it)"
+        return f"print has no output claim; it printed {show_printed(got)} (run `make fix` to add it)"
     if not matches(want, got):
-        return f"claim does not hold: claimed {_show(want)}, printed {_show(got)} (run `make fix` to update it)"
+        return (f"claim does not hold: claimed {show_printed(want)}, printed {show_printed(got)} "
+                "(run `make fix` to update it)")
     return None
 
 
-def _show(lines: list[str]) -> str:
+def show_printed(lines: list[str]) -> str:
+    """Printed lines in one message: their text's repr, cut after 200 characters."""
     text = "\n".join(lines)
     if len(text) > 200:
         text = text[:200] + "…"

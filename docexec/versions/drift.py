@@ -35,6 +35,7 @@ from pathlib import Path
 
 from docexec.core.files import write_atomically
 from docexec.core.problems import Problem
+from docexec.source import claims
 from docexec.source.snippets import files_under
 from docexec.versions.sideenv import base_version
 
@@ -153,10 +154,8 @@ class Record:
 
 
 def show_lines(lines: list[str] | None) -> str:
-    if lines is None:
-        return "nothing (that print no longer runs)"
-    text = "\n".join(lines)
-    return repr(text[:200] + "…" if len(text) > 200 else text)
+    """Lines a print wrote, in one message (``claims.show_printed``); None: it no longer runs."""
+    return "nothing (that print no longer runs)" if lines is None else claims.show_printed(lines)
 
 
 def _from_difference(old: str, new: str, context: int = 30) -> str:
