@@ -64,17 +64,21 @@ CARRIED_CACHES = ("runs", "svg")
 
 @pytest.fixture(scope="session")
 def warm_site(tmp_path_factory) -> Path:
-    """The site as ``make build`` writes it, built once per test process, and the repository's
-    caches filled by that build. Test processes (pytest-xdist's workers) take turns under a lock
-    on a file in ``.cache/``: the first builds cold, the next find every example in the cache."""
-    out = tmp_path_factory.mktemp("warm-site")
+    """The site as ``make build`` writes it, built once per test session, and the repository's
+    caches filled by that build. Test processes (pytest-xdist's workers, which share the parent of
+    their temporary folders) take turns under a lock on a file in ``.cache/``: the first builds the
+    site, the next find it built."""
+    base = tmp_path_factory.getbasetemp()
+    out = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "warm-site"
     lock = ROOT / ".cache" / "tests.lock"
     lock.parent.mkdir(parents=True, exist_ok=True)
     with open(lock, "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
-        proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-                              cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert proc.returncode == 0, proc.stderr[-4000:]
+        if not (out / "index.html").is_file():
+            proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+                                  cwd=ROOT, capture_output=True, text=True,
+                                  env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+            assert proc.returncode == 0, proc.stderr[-4000:]
     return out
 
 
