@@ -38,14 +38,15 @@ def step(x):
 
 
 for flag in [False, True]:
-    torch._dynamo.config.compiled_autograd = flag  # read by torch.compile
-    compiled_step = torch.compile(step, backend=printing)
-    print(f"compiled_autograd={flag}")
-    #> compiled_autograd=False
-    #> compiled_autograd=True
-    x = torch.tensor([0.5, 1.0], requires_grad=True)
-    x.register_hook(double)
-    compiled_step(x)
-    print(x.grad)
-    #> tensor([-0.8096, -0.8057])
-    #> tensor([-0.8096, -0.8057])
+    # read by torch.compile; patch() puts the old value back on leaving
+    with torch._dynamo.config.patch(compiled_autograd=flag):
+        compiled_step = torch.compile(step, backend=printing)
+        print(f"compiled_autograd={flag}")
+        #> compiled_autograd=False
+        #> compiled_autograd=True
+        x = torch.tensor([0.5, 1.0], requires_grad=True)
+        x.register_hook(double)
+        compiled_step(x)
+        print(x.grad)
+        #> tensor([-0.8096, -0.8057])
+        #> tensor([-0.8096, -0.8057])

@@ -38,3 +38,5 @@ compiled_again = torch.compile(step, backend=printing)  # reads the flag now
 x = torch.tensor([0.5, 1.0], requires_grad=True)
 compiled_again(x)
 print(x.grad)  # tensor([-0.4048, -0.4029])
+
+torch._dynamo.config.compiled_autograd = False  # back to the default
