@@ -217,6 +217,11 @@ MEASURE = """() => {
           download: nav ? [...nav.querySelectorAll("a[download]")].map(a => a.href) : []};
 }"""
 
+#: Resolves once the fonts are in and two frames were drawn: the figures' ResizeObservers have run
+#: for the answers just unfolded, so the Enlarge buttons shown are the ones a reader sees.
+SETTLED = """() => document.fonts.ready.then(() => new Promise(done =>
+  requestAnimationFrame(() => requestAnimationFrame(done))))"""
+
 ENLARGED = """() => {
   const dialog = document.querySelector("dialog.docexec-zoom[open]");
   if (!dialog) return null;
@@ -232,7 +237,12 @@ def full_screen_report(page, path: str, index: int, width: int) -> list[str]:
     ``LABEL_PX[width]`` there, that zooming in makes them larger, and that Escape closes it."""
     where = f"{path} [{width} px] figure {index}"
     figure = page.locator(".md-content figure.docexec-figure").nth(index)
-    figure.locator(".docexec-figure__enlarge").click()
+    hint = figure.locator(".docexec-figure__enlarge")
+    if not hint.is_visible():
+        # measured while the page was still laying out: judge the figure as it is now
+        label = page.evaluate(MEASURE)["figures"][index]["label"]
+        return [f"{where}: labels are {label:.1f} px and no Enlarge button is shown"] if label < LABEL_PX[width] else []
+    hint.click()
     opened = page.evaluate(ENLARGED)
     if opened is None:
         return [f"{where}: the hint opened no full-screen view"]
@@ -256,6 +266,7 @@ def visit(browser, base_url: str, path: str, scheme: str, width: int) -> dict:
     context, page, problems = open_page(browser, base_url + path, scheme, width)
     # exercises' answers are folded: open them, so that their outputs and figures are measured too
     page.evaluate("document.querySelectorAll('.md-content details').forEach(d => { d.open = true; })")
+    page.evaluate(SETTLED)
     found = {"problems": problems, "scheme": page.locator("body").get_attribute("data-md-color-scheme")}
     if path in CHAPTERS or path in NOTEBOOKS:
         found.update(page.evaluate(MEASURE))
