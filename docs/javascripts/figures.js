@@ -71,8 +71,10 @@
   }
 
   var figures = document.querySelectorAll("figure.docexec-figure");
+  // The drawing is observed, not the figure: styles or an unfolded answer can resize the drawing
+  // while the figure's own box keeps its size.
   var observer = new ResizeObserver(function (entries) {
-    entries.forEach(function (entry) { update(entry.target); });
+    entries.forEach(function (entry) { update(entry.target.closest("figure.docexec-figure")); });
   });
   figures.forEach(function (figure) {
     var svg = figure.querySelector("svg");
@@ -84,6 +86,6 @@
       if (figure.classList.contains("docexec-figure--shrunk")) open(figure);
     });
     update(figure);
-    observer.observe(figure);
+    observer.observe(svg);
   });
 })();
