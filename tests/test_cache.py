@@ -14,7 +14,7 @@ from docexec.graphs import figures
 from docexec.run import cache
 from docexec.run.runner import Runner
 
-from .conftest import ROOT, copy_site_files, run_all, write_snippets
+from .conftest import ROOT, run_all, write_snippets
 
 pytestmark = pytest.mark.slow
 
@@ -87,11 +87,12 @@ def test_a_damaged_entry_is_run_again_never_served(repo, damage):
     assert results.problems() == []
 
 
-def test_a_warm_build_imports_no_torch(tmp_path):
-    """With every snippet cached, a whole MkDocs build never imports torch nor starts a worker."""
-    site = tmp_path / "site"
-    site.mkdir()
-    copy_site_files(site)
+def test_a_warm_build_imports_no_torch(site_copy):
+    """A build that runs a snippet never imports torch itself (its workers do); with every snippet
+    cached, a whole MkDocs build never imports torch nor starts a worker."""
+    site = site_copy
+    changed = sorted((site / "snippets").rglob("*.py"))[0]  # its cached run no longer applies
+    changed.write_text(changed.read_text(encoding="utf-8") + "\n# one line more\n", encoding="utf-8")
     script = textwrap.dedent("""
         import sys
         from mkdocs.commands.build import build
@@ -101,7 +102,7 @@ def test_a_warm_build_imports_no_torch(tmp_path):
         print("torch" in sys.modules, len(runner_for(".").executed))
         """)
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    runs = [subprocess.run([sys.executable, "-c", script, str(tmp_path / f"out{i}")], cwd=site, env=env,
+    runs = [subprocess.run([sys.executable, "-c", script, str(site / f"out{i}")], cwd=site, env=env,
                            capture_output=True, text=True) for i in range(2)]
     assert [r.returncode for r in runs] == [0, 0], "\n".join(r.stderr[-2000:] for r in runs if r.returncode)
     cold, warm = (r.stdout.split() for r in runs)
