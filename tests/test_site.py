@@ -65,6 +65,19 @@ def test_no_traceback_no_raw_address_no_include_line(site, name):
         assert not re.search(r"^\s*-+8<-+\s", built, re.M)
 
 
+def test_no_code_block_or_notebook_cell_shows_a_build_option_line(site):
+    """``# docexec:`` lines are for the build: pages, their notebook pages and the notebooks
+    readers download show the code without them (``included_text``), and the code still runs."""
+    optioned = [p for p in sorted((ROOT / "snippets").rglob("*.py"))
+                if re.search(r"^#\s*docexec:", p.read_text(encoding="utf-8"), re.M)]
+    assert optioned, "no snippet has an option line: this test would check nothing"
+    shown = sorted(site.rglob("*.html")) + sorted(site.rglob("*.ipynb")) + sorted((ROOT / "notebooks").glob("*.ipynb"))
+    shown = [p for p in shown if "contributing" not in p.parts]  # the authors' page teaches the option lines
+    found = [str(p.relative_to(p.parents[1])) for p in shown
+             if re.search(r"#\s*docexec:\s*(figure|timeout|memory)=", text_of(p.read_text(encoding="utf-8")))]
+    assert found == []
+
+
 def test_chapter_shows_real_outputs(site):
     built = text_of((site / "01-computational-graph/index.html").read_text(encoding="utf-8"))
     assert "tensor(7., grad_fn=&lt;AddBackward0&gt;)" in built or "tensor(7., grad_fn=<AddBackward0>)" in built

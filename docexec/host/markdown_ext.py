@@ -95,9 +95,14 @@ class SnippetOutputPreprocessor(Preprocessor):
         key = builds.page_key(text)
         out: list[str] = []
         exercises = {i.line - 1: i for f in page.fences if f.answer is not None for i in f.includes}
+        shown = {i.line - 1: i for f in page.fences if f.runs and f.answer is None for i in f.includes
+                 if i.file and not any(problem.line == i.line for problem in page.problems)}
         for index, line in enumerate(lines):
             if index in exercises:  # its code with the claims hidden: the reader predicts them
-                out.extend(_hidden_code(build, exercises[index], line))
+                out.extend(_shown_code(build, exercises[index], line, hide_claims=True))
+                continue
+            if index in shown:  # the code as the reader sees it (included_text), not pymdownx.snippets' copy
+                out.extend(_shown_code(build, shown[index], line))
                 continue
             if index in diagrams:
                 out.extend(self._leave(ConceptDiagram(diagram=diagrams[index]), diagrams[index].indent))
@@ -123,11 +128,12 @@ class SnippetOutputPreprocessor(Preprocessor):
         return ["", f"{indent}{self.marker}{len(self.pending) - 1}", ""]
 
 
-def _hidden_code(build: builds.Build, include: Include, line: str) -> list[str]:
-    """The lines an exercise's include ``line`` stands for, indented as it is, its claims hidden
-    (``claims.hidden``)."""
+def _shown_code(build: builds.Build, include: Include, line: str, hide_claims: bool = False) -> list[str]:
+    """The lines the include ``line`` of a running fence stands for (``included_text``), indented as
+    it is; for an exercise, with its claims hidden (``claims.hidden``)."""
     indent = line[: len(line) - len(line.lstrip())]
-    code = hidden(included_text(build.runner.source(include.file), include.section))
+    code = included_text(build.runner.source(include.file), include.section)
+    code = hidden(code) if hide_claims else code
     return [indent + text if text else "" for text in code.split("\n")]
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from docexec.pages.render import include_output, output_markdown
 from docexec.run.results import Results
 from docexec.source.includes import parse_page
+from docexec.source.snippets import included_text
 
 
 def expand(page: Path, root: Path, include_paths: list[str], results: Results | None = None) -> str:
@@ -35,8 +36,14 @@ def expand(page: Path, root: Path, include_paths: list[str], results: Results | 
     text = Path(page).read_text(encoding="utf-8")
     record = parse_page(text, str(page), str(root), include_paths, results.folder if results else "snippets")
     after = {fence.end: fence for fence in record.fences if fence.runs} if results is not None else {}
+    shown = {i.line - 1: i for fence in record.fences if fence.runs for i in fence.includes if i.file}
     lines: list[str] = []
     for index, line in enumerate(record.lines):
+        if index in shown:  # the code as the page shows it (``included_text``)
+            indent = line[: len(line) - len(line.lstrip())]
+            code = included_text((root / shown[index].file).read_text(encoding="utf-8"), shown[index].section)
+            lines.extend(indent + text if text else "" for text in code.split("\n"))
+            continue
         lines.append(line)
         if index in after:
             out = include_output(results, after[index])

@@ -105,15 +105,18 @@ def sections(source: str) -> dict[str, tuple[int, int]]:
 
 
 def included_text(source: str, section: str | None = None) -> str:
-    """What ``pymdownx.snippets`` puts on a page for ``source``: the whole file without its section
-    marker lines, or the dedented lines of one section (with ``dedent_subsections: true``).
+    """What a page and its notebook show of ``source``: the whole file without its section marker
+    lines (as ``pymdownx.snippets`` includes it) and without its ``# docexec:`` option lines (they
+    are for the build, not the reader, and change nothing when the code runs), or the dedented lines
+    of one section (with ``dedent_subsections: true``).
 
     Raises:
         KeyError: ``section`` is not marked in ``source``.
     """
     lines = split_lines(source)
     if section is None:
-        return "\n".join(line for line in lines if not _SECTION.match(line)).strip("\n")
+        shown = (line for line in lines if not _SECTION.match(line) and not _OPTION_LINE.match(line))
+        return "\n".join(shown).strip("\n")
     first, last = sections(source)[section]
     return textwrap.dedent("\n".join(lines[first - 1: last])).strip("\n")
 
@@ -138,6 +141,8 @@ def split_target(target: str) -> tuple[str, str | None]:
 
 
 _OPTIONS = re.compile(r"^(?P<indent>[ \t]*)#[ \t]*docexec:[ \t]*(?P<items>.*)$")
+#: An option line as the build reads it (at the first column), which pages do not show.
+_OPTION_LINE = re.compile(r"^#[ \t]*docexec:")
 #: What each option may be: its name in results, and the range of a finite number it takes.
 _KNOWN = {"timeout": ("timeout", 0.1, 3600.0, "seconds"), "memory": ("memory_mb", 16.0, 1_048_576.0, "MiB")}
 
