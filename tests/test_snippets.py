@@ -14,7 +14,10 @@ SNIPPETS = discover(ROOT)
 
 
 @pytest.fixture(scope="module")
-def results() -> Results:
+def results(warm_site) -> Results:
+    """Every snippet's result, after the session's site build (``warm_site``) filled the run cache:
+    a test process that comes here while another builds the site waits for it, rather than running
+    all the examples a second time."""
     return run_all(ROOT)
 
 
