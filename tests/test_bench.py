@@ -1,5 +1,6 @@
-"""The benchmark's own logic (tools/bench.py), without timing anything: the sites it compares the
-project with, and how it turns each round's seconds into ratios and verdicts."""
+"""The benchmark's own logic (tools/bench.py and its bench_*.py parts), without timing anything:
+the sites it compares the project with, and how it turns each round's seconds into ratios and
+verdicts."""
 
 from __future__ import annotations
 
@@ -25,20 +26,28 @@ def bench():
     spec.loader.exec_module(module)
     yield module
     del sys.modules["bench"]
+    for part in ("bench_sites", "bench_serve", "bench_report", "recording_cost"):
+        sys.modules.pop(part, None)
     sys.path.remove(str(ROOT / "tools"))
+
+
+@pytest.fixture(scope="module")
+def bench_sites(bench):
+    """tools/bench_sites.py, which tools/bench.py imported."""
+    return sys.modules["bench_sites"]
 
 
 def names(items: list) -> list[str]:
     return [item if isinstance(item, str) else next(iter(item)) for item in items]
 
 
-def test_markdown_exec_site_executes_every_example_and_base_runs_nothing(bench, tmp_path: Path):
+def test_markdown_exec_site_executes_every_example_and_base_runs_nothing(bench, bench_sites, tmp_path: Path):
     bench.copy_site(tmp_path / "site")
     sites = bench.make_sites(tmp_path / "site", "1x", sys.executable)
     examples = len(list((ROOT / "snippets").rglob("*.py")))
     assert sites.examples == examples
     pages = "".join(page.read_text(encoding="utf-8") for page in (sites.mdexec.folder / "docs").rglob("*.md"))
-    assert pages.count(f"```python {bench.EXEC_OPTIONS}") == examples
+    assert pages.count(f"```python {bench_sites.EXEC_OPTIONS}") == examples
     assert '--8<-- "graph.py:to_dot"' in pages  # shown by the project, not run: its fence is left alone
     for side, plugins in ((sites.base, ["search"]), (sites.mdexec, ["search", "markdown-exec"])):
         config = yaml.safe_load((side.folder / "mkdocs.yml").read_text(encoding="utf-8"))
@@ -51,7 +60,7 @@ def test_markdown_exec_site_executes_every_example_and_base_runs_nothing(bench, 
     assert sites.url == "/01-computational-graph/"
 
 
-def test_fence_marked_show_or_naming_no_example_is_not_executed(bench, tmp_path: Path):
+def test_fence_marked_show_or_naming_no_example_is_not_executed(bench_sites, tmp_path: Path):
     (tmp_path / "snippets" / "chapter").mkdir(parents=True)
     for name in ("run.py", "_helper.py"):
         (tmp_path / "snippets" / "chapter" / name).write_text("print(1)  # 1\n", encoding="utf-8")
@@ -62,10 +71,10 @@ def test_fence_marked_show_or_naming_no_example_is_not_executed(bench, tmp_path:
         "    ```python", '    --8<-- "chapter/run.py"', "    ```",
         "```text", '--8<-- "chapter/run.py"', "```",
     ])
-    text, count = bench.exec_fences(tmp_path, page)
+    text, count = bench_sites.exec_fences(tmp_path, page)
     assert count == 2
-    assert text.split("\n")[0] == f"```python {bench.EXEC_OPTIONS}"
-    assert text.split("\n")[10] == f"    ```python {bench.EXEC_OPTIONS}"
+    assert text.split("\n")[0] == f"```python {bench_sites.EXEC_OPTIONS}"
+    assert text.split("\n")[10] == f"    ```python {bench_sites.EXEC_OPTIONS}"
     assert text.split("\n")[4] == text.split("\n")[7] == "```python"
 
 
@@ -98,6 +107,7 @@ def test_the_recording_cost_runs_exactly_the_examples_that_ask_for_a_recorded_fi
     from docexec.source.snippets import discover, read_source
 
     asked = recorded_examples(ROOT)
-    assert len(asked) >= 10 and all(given["figure"] for given in asked.values())
+    assert len(asked) >= 10 and all(given["figure"] not in ("", "none") for given in asked.values())
     others = set(discover(ROOT)) - set(asked)
-    assert others and not any("figure=" in read_source(ROOT / path) for path in others)
+    unasked = [path for path in others if "figure=" in read_source(ROOT / path)]
+    assert others and unasked and all("figure=none" in read_source(ROOT / path) for path in unasked)

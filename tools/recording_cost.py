@@ -33,7 +33,7 @@ def recorded_examples(root: Path) -> dict[str, dict]:
     found = {}
     for path in discover(root):
         given = options(read_source(root / path))
-        if "figure" in given:
+        if given.get("figure", "none") != "none":
             found[path] = given
     return found
 
