@@ -144,9 +144,9 @@ def test_every_way_a_string_goes_on_over_a_line_break_hides_an_option_line(sourc
     ("# docexec: timeout=5 timeout=6", "docexec option timeout is given twice (line 2 and here)"),
     ("# docexec:", "a '# docexec:' line names no option (known: timeout, memory, figure)"),
     ("# docexec: figure=+saved", "docexec option figure takes gradients, saved, versions, hooks, cuts (several "
-                                 "joined with '+', each once), got '+saved'"),
+                                 "joined with '+', each once), or none; got '+saved'"),
     ("# docexec: figure=saved+saved", "docexec option figure takes gradients, saved, versions, hooks, cuts "
-                                      "(several joined with '+', each once), got 'saved+saved'"),
+                                      "(several joined with '+', each once), or none; got 'saved+saved'"),
 ])
 def test_bad_options_are_reported_with_their_line_and_what_is_allowed(tmp_path, line, reason):
     snippet = tmp_path / "snippets" / "s" / "bad.py"

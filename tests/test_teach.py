@@ -10,7 +10,7 @@ import pytest
 from docexec.graphs import figures, teach
 from docexec.source.snippets import discover, options
 
-from .conftest import ROOT, run_all
+from .conftest import ROOT, run_all, write_snippets
 
 FOLDER = "tests/fixtures/figures"
 GOLDEN = Path(__file__).parent / "golden" / "teach"
@@ -87,7 +87,19 @@ def test_a_figure_option_names_what_it_may_be(tmp_path):
     (tmp_path / "snippets/f/bad.py").write_text("# docexec: figure=gradient\nprint(1)  # 1\n")
     (problem,) = run_all(tmp_path).problems()
     assert str(problem) == ("snippets/f/bad.py:1: docexec option figure takes gradients, saved, versions, hooks, "
-                            "cuts (several joined with '+', each once), got 'gradient'")
+                            "cuts (several joined with '+', each once), or none; got 'gradient'")
+
+
+def test_an_example_that_asks_for_no_figure_gets_none_and_records_nothing(tmp_path):
+    """``figure=none``: no graph is drawn from the tensors the example leaves, and no fact recorded."""
+    source = ("import torch\nw = torch.ones(2, requires_grad=True)\n(w * 3).sum().backward()\n"
+              "print(w.grad)  # tensor([3., 3.])\n")
+    write_snippets(tmp_path, {"snippets/f/drawn.py": source, "snippets/f/plain.py": "# docexec: figure=none\n" + source,
+                              "snippets/f/mixed.py": "# docexec: figure=none+saved\n" + source})
+    results = run_all(tmp_path)
+    assert results.runs["snippets/f/drawn.py"].graph_dot  # the same code, without the option, has its figure
+    assert results.runs["snippets/f/plain.py"].ok and results.runs["snippets/f/plain.py"].graph_dot == ""
+    assert [p.path for p in results.problems()] == ["snippets/f/mixed.py"]  # none stands alone
 
 
 def test_the_key_shows_every_kind_of_box_and_mark():

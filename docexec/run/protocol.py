@@ -37,11 +37,21 @@ class Group:
 class Limits:
     """What one snippet may use: ``timeout`` in seconds of wall-clock time, ``memory_mb`` in MiB of
     address space above what the worker already uses (None: no limit); and what its figure records
-    (``figure``: kinds of ``docexec.graphs.teach.KINDS``)."""
+    (``figure``: kinds of ``docexec.graphs.teach.KINDS``, or ``("none",)`` for no figure)."""
 
     timeout: float
     memory_mb: float | None
     figure: tuple[str, ...] = ()
+
+    @property
+    def drawn(self) -> bool:
+        """Whether the snippet gets a figure (not ``figure=none``)."""
+        return self.figure != ("none",)
+
+    @property
+    def recorded(self) -> tuple[str, ...]:
+        """The kinds of fact to record while it runs (none when it gets no figure)."""
+        return self.figure if self.drawn else ()
 
 
 @dataclass

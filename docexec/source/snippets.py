@@ -149,9 +149,9 @@ _KNOWN = {"timeout": ("timeout", 0.1, 3600.0, "seconds"), "memory": ("memory_mb"
 
 def _figure(line: int, value: str) -> str:
     kinds = value.split("+")
-    if any(kind not in FIGURE_KINDS for kind in kinds) or len(set(kinds)) != len(kinds):
+    if value != NO_FIGURE and (any(kind not in FIGURE_KINDS for kind in kinds) or len(set(kinds)) != len(kinds)):
         raise OptionsError(line, f"docexec option figure takes {', '.join(FIGURE_KINDS)} (several joined with '+', "
-                                 f"each once), got {value!r}")
+                                 f"each once), or {NO_FIGURE}; got {value!r}")
     return value
 
 
@@ -182,14 +182,17 @@ class OptionsError(ValueError):
 
 #: What a figure may show beyond the graph's structure (``docexec.graphs.teach.KINDS``).
 FIGURE_KINDS = ("gradients", "saved", "versions", "hooks", "cuts")
+#: ``figure=none``: the example gets no figure, whatever graph its tensors hold at its end.
+NO_FIGURE = "none"
 
 
 def options(source: str) -> dict[str, float | str]:
     """Per-snippet options from ``# docexec: timeout=120 memory=8192 figure=gradients`` comment
     lines at the start of a line: ``timeout`` in seconds (0.1 to 3600), ``memory`` in MiB of memory
     above the worker's (16 to 1048576), ``figure`` what the example's figure shows besides the
-    graph's structure (``FIGURE_KINDS``, several joined with ``+``). Returns ``{"timeout": ...,
-    "memory_mb": ..., "figure": "gradients+saved"}`` with only the keys given.
+    graph's structure (``FIGURE_KINDS``, several joined with ``+``), or ``none`` for no figure.
+    Returns ``{"timeout": ..., "memory_mb": ..., "figure": "gradients+saved"}`` with only the keys
+    given.
 
     Raises:
         OptionsError: an indented option line (it would read as code inside a block), an unknown

@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 w = torch.tensor(2.0, requires_grad=True)
@@ -14,4 +15,3 @@ print(w.grad)  # None
 
 (w**3).backward()
 print(w.grad)  # tensor(12.)
-del w  # (no figure: one leaf alone)

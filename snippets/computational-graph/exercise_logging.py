@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 w = torch.tensor([1.0, -2.0], requires_grad=True)
@@ -12,4 +13,3 @@ for scale in (1.0, 2.0, 3.0):
         #> RuntimeError: Can't call numpy() on Tensor that requires grad. ...
         #> RuntimeError: Can't call numpy() on Tensor that requires grad. ...
 print(history)  # []
-del loss  # (no figure: the graph is not the point here)

@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 
@@ -24,4 +25,3 @@ print(d2y_dx2)  # tensor(18.) -> 6 x, through the recorded backward
 
 xd = torch.tensor([0.5, 2.0], dtype=torch.float64, requires_grad=True)
 print(torch.autograd.gradgradcheck(Cube.apply, (xd,)))  # True
-del x, y, dy_dx  # no figure: it would repeat the one of the second derivative

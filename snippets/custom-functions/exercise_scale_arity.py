@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 
@@ -20,4 +21,3 @@ except RuntimeError as error:
     print(f"RuntimeError: {error}")
     #> RuntimeError: function ScaleBackward returned an...(expected 2, got 1)
 print(x.grad)  # None
-del x, y  # no figure for this exercise

@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 
@@ -41,4 +42,3 @@ try:
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
     #> RuntimeError: a leaf Variable that requires grad has been used in an ...
-del a, out, h  # no figure for this example

@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 
@@ -41,4 +42,3 @@ print(loose_mask)
 # integer outputs, such as sort's indices, never require grad
 values, indices = torch.sort(x)
 print(values.requires_grad, indices.requires_grad)  # True False
-del x, y, mask, loose_mask, values  # no figure for this example

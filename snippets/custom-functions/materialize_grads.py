@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 
@@ -30,4 +31,3 @@ for materialize in (True, False):
     print(grad)  # -> the same gradient both times
     #> tensor([2., 2.])
     #> tensor([2., 2.])
-del x, a, b  # no figure for this example

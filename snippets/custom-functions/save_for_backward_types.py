@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 
@@ -43,4 +44,3 @@ try:
 except TypeError as error:
     print(f"TypeError: {error}")
     #> TypeError: save_for_backward can only save variables...is of type float
-del x  # no figure for this example

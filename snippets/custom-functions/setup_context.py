@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 from torch.func import grad
 
@@ -46,4 +47,3 @@ try:
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
     #> RuntimeError: ...functorch transforms...override the setup_context...
-del x, y  # no figure: the one of MyExp above shows the same shape

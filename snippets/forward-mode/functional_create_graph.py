@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 from torch.autograd.functional import hessian
 
@@ -16,4 +17,3 @@ print(H.grad_fn is not None)  # True
 # so it can be differentiated again: d trace(H) / dx, a third derivative
 (third,) = torch.autograd.grad(H.trace(), x)
 print(third)  # tensor([6., 6., 6.]) -> trace(H) = 6 * sum(x)
-del H  # no figure: the graph behind H is large

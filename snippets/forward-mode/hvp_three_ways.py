@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 from torch.func import grad, jvp
 
@@ -31,4 +32,3 @@ print(H)
 #>         [ 0., 27., 36.]])
 hvps = [hvp_double, hvp_func, hvp_functional]
 print([torch.allclose(h, H @ v) for h in hvps])  # [True, True, True]
-del g  # no figure: the graph the first backward recorded is large

@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 torch.manual_seed(0)
@@ -22,4 +23,3 @@ loss.backward()
 print(critic.weight.grad)  # tensor([[0.3355, 0.5392]])
 # that is the gradient of scores.mean() alone: the penalty added nothing
 print(torch.allclose(critic.weight.grad, x.detach().mean(dim=0)))  # True
-del x, scores, loss  # no figure: the graph is the plain forward one

@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 from torch.nn.utils import clip_grad_norm_
 
@@ -23,4 +24,3 @@ try:
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
     #> RuntimeError: The total norm ... is non-finite, so it cannot be...
-del a, b, loss, total  # no figure for this example

@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 from torch.nn.utils import clip_grad_norm_
 
@@ -10,4 +11,3 @@ print(clip_grad_norm_([p, q], max_norm=5.0))  # tensor(10.)
 print(p.grad, q.grad)  # tensor([3.0000, 0.0000]) tensor([4.0000])
 print(clip_grad_norm_([p, q], max_norm=20.0))  # tensor(5.)
 print(p.grad, q.grad)  # tensor([3.0000, 0.0000]) tensor([4.0000])
-del p, q  # no figure for this exercise

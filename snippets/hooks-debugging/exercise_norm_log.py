@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 w = torch.tensor([3.0, 4.0], requires_grad=True)
@@ -11,4 +12,3 @@ for step in range(3):
     #> 0 1
     #> 1 3
     #> 2 6
-del w  # no figure for this exercise

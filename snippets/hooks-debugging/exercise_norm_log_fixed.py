@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 w = torch.tensor([3.0, 4.0], requires_grad=True)
@@ -12,4 +13,3 @@ for step in range(3):
     #> 0 1
     #> 1 2
     #> 2 3
-del w  # no figure for this exercise

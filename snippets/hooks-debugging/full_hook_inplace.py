@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 from torch import nn
 
@@ -21,4 +22,3 @@ except RuntimeError as error:
 
 model = nn.Sequential(linear, nn.ReLU())  # the same model, out-of-place relu
 model(x).sum().backward()
-del x  # no figure for this example

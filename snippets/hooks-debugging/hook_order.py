@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -26,4 +27,3 @@ for step, name in enumerate(log, 1):
     #> 5 AccumulateGrad prehook
     #> 6 x post-accumulate
     #> 7 AccumulateGrad hook
-del x, y  # no figure for this example

@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 from torch import nn
 
@@ -45,4 +46,3 @@ print("layer.forward(x) runs no hook:")  # layer.forward(x) runs no hook:
 z = layer.forward(x)  # skips Module.__call__, where the hooks live
 z.sum().backward()
 print(x.grad.shape)  # torch.Size([4, 3]) -> the gradient is still computed
-del x, y, z  # no figure for this example

@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 from torch.autograd.graph import register_multi_grad_hook
 
@@ -33,4 +34,3 @@ def first_ready(grad):
 register_multi_grad_hook((a, b), first_ready, mode="any")
 (a * 2 + b * 3).backward()  # called once, not once per tensor
 (b * 5).backward()  # a is not reached: the hook still runs, for b
-del a, b, c  # no figure for this example

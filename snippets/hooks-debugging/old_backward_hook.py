@@ -1,3 +1,4 @@
+# docexec: figure=none
 import warnings
 
 import torch
@@ -45,4 +46,3 @@ for warning in caught:
     print(f"{warning.category.__name__}: {warning.message}")
     #> FutureWarning: ...non-full backward hook...missing some grad_input...
 full(x).sum().backward()
-del x  # no figure for this example

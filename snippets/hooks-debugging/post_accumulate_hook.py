@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 w = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -28,4 +29,3 @@ try:
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
     #> RuntimeError: post accumulate grad hooks cannot be registered on...
-del w, h  # no figure for this example

@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 
 t = torch.ones(4)
@@ -12,4 +13,3 @@ print(t._version, v._version, u._version)  # 2 2 1
 t[0] += 1
 t.requires_grad_()
 print(t._version, v._version)  # 4 4
-del t, v, u  # (no figure: the counters are the point)

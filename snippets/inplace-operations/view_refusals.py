@@ -1,3 +1,4 @@
+# docexec: figure=none
 import textwrap
 
 import torch
@@ -65,4 +66,3 @@ except RuntimeError as error:
     #> inplace update.See https://github.com/pytorch/rfcs/pull/17 for more
     #> details.
 print(scores)  # tensor([1., 1., 1.]) -> this refusal came after the write
-del y, first, second  # (no figure: this graph shows nothing new)

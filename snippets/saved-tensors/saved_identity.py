@@ -1,3 +1,4 @@
+# docexec: figure=none
 import torch
 from torch.autograd.graph import saved_tensors_hooks
 
@@ -21,5 +22,3 @@ back = s2.grad_fn._saved_self
 print(back is h)  # False -> now unpack decides which object comes back
 # same values, and the same grad_fn as h
 print(back.equal(h), type(back.grad_fn).__name__)  # True MulBackward0
-
-del h, s, p, e, s2, back  # no figure for this example

@@ -112,11 +112,11 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     adopt_orphans()
     _forget_inherited_finalizers()
     own = os.getpid()
-    recorder = Recorder(limits.figure) if limits.figure else None
+    recorder = Recorder(limits.recorded) if limits.recorded else None
     status, namespace = _execute(root, display, workdir, capture, imports, limits, files, recorder)
     if os.getpid() != own:  # a process the snippet forked, which ran on to the end of the file
         _end_forked(status)
-    if status["status"] == "ok":
+    if status["status"] == "ok" and limits.drawn:
         status = _emit_graph(capture, namespace, display, recorder)
     status = _shut_down(status)
     files.on = False
