@@ -73,7 +73,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bench_report import (
-    MARKDOWN_EXEC,
     Round,
     evaluate,
     machine,
@@ -86,6 +85,7 @@ from bench_report import (
 )
 from bench_serve import Served
 from bench_sites import (
+    MARKDOWN_EXEC,
     ROOT,
     Run,
     Sites,

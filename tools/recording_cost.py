@@ -28,12 +28,12 @@ class RecordingCost:
 
 def recorded_examples(root: Path) -> dict[str, dict]:
     """The examples under ``root/snippets`` whose options ask for a recorded figure, with their options."""
-    from docexec.source.snippets import discover, options, read_source
+    from docexec.source.snippets import NO_FIGURE, discover, options, read_source
 
     found = {}
     for path in discover(root):
         given = options(read_source(root / path))
-        if given.get("figure", "none") != "none":
+        if given.get("figure", NO_FIGURE) != NO_FIGURE:
             found[path] = given
     return found
 

@@ -63,7 +63,7 @@ from docexec.run.execute import ExecutionError
 from docexec.run.results import UnknownTargetError
 from docexec.source.claims import hidden
 from docexec.source.includes import Include, include_folders
-from docexec.source.snippets import included_text
+from docexec.source.snippets import included_text, indented
 
 
 class SnippetOutputPreprocessor(Preprocessor):
@@ -94,15 +94,14 @@ class SnippetOutputPreprocessor(Preprocessor):
         diagrams = {diagram.index: diagram for diagram in page.diagrams}
         key = builds.page_key(text)
         out: list[str] = []
-        exercises = {i.line - 1: i for f in page.fences if f.answer is not None for i in f.includes}
-        shown = {i.line - 1: i for f in page.fences if f.runs and f.answer is None for i in f.includes
-                 if i.file and not any(problem.line == i.line for problem in page.problems)}
+        failed = {problem.line for problem in page.problems}
+        # each running include, by its line: the code as the reader sees it (included_text), and an
+        # exercise's with its claims hidden, so that the reader predicts them
+        shown = {i.line - 1: (i, f.answer is not None) for f in page.fences if f.runs for i in f.includes
+                 if i.file and i.line not in failed}
         for index, line in enumerate(lines):
-            if index in exercises:  # its code with the claims hidden: the reader predicts them
-                out.extend(_shown_code(build, exercises[index], line, hide_claims=True))
-                continue
-            if index in shown:  # the code as the reader sees it (included_text), not pymdownx.snippets' copy
-                out.extend(_shown_code(build, shown[index], line))
+            if index in shown:
+                out.extend(_shown_code(build, *shown[index], line))
                 continue
             if index in diagrams:
                 out.extend(self._leave(ConceptDiagram(diagram=diagrams[index]), diagrams[index].indent))
@@ -128,13 +127,11 @@ class SnippetOutputPreprocessor(Preprocessor):
         return ["", f"{indent}{self.marker}{len(self.pending) - 1}", ""]
 
 
-def _shown_code(build: builds.Build, include: Include, line: str, hide_claims: bool = False) -> list[str]:
+def _shown_code(build: builds.Build, include: Include, exercise: bool, line: str) -> list[str]:
     """The lines the include ``line`` of a running fence stands for (``included_text``), indented as
     it is; for an exercise, with its claims hidden (``claims.hidden``)."""
-    indent = line[: len(line) - len(line.lstrip())]
     code = included_text(build.runner.source(include.file), include.section)
-    code = hidden(code) if hide_claims else code
-    return [indent + text if text else "" for text in code.split("\n")]
+    return indented(hidden(code) if exercise else code, line[: len(line) - len(line.lstrip())])
 
 
 class BlockPlaceholderPreprocessor(Preprocessor):

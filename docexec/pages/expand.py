@@ -11,7 +11,7 @@ from pathlib import Path
 from docexec.pages.render import include_output, output_markdown
 from docexec.run.results import Results
 from docexec.source.includes import parse_page
-from docexec.source.snippets import included_text
+from docexec.source.snippets import included_text, indented
 
 
 def expand(page: Path, root: Path, include_paths: list[str], results: Results | None = None) -> str:
@@ -42,7 +42,7 @@ def expand(page: Path, root: Path, include_paths: list[str], results: Results | 
         if index in shown:  # the code as the page shows it (``included_text``)
             indent = line[: len(line) - len(line.lstrip())]
             code = included_text((root / shown[index].file).read_text(encoding="utf-8"), shown[index].section)
-            lines.extend(indent + text if text else "" for text in code.split("\n"))
+            lines.extend(indented(code, indent))
             continue
         lines.append(line)
         if index in after:

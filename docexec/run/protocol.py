@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import NotRequired, TypedDict
 
+from docexec.source.snippets import NO_FIGURE
+
 
 @dataclass
 class Group:
@@ -46,7 +48,7 @@ class Limits:
     @property
     def drawn(self) -> bool:
         """Whether the snippet gets a figure (not ``figure=none``)."""
-        return self.figure != ("none",)
+        return self.figure != (NO_FIGURE,)
 
     @property
     def recorded(self) -> tuple[str, ...]:

@@ -121,6 +121,12 @@ def included_text(source: str, section: str | None = None) -> str:
     return textwrap.dedent("\n".join(lines[first - 1: last])).strip("\n")
 
 
+def indented(code: str, indent: str) -> list[str]:
+    """``code``'s lines, each put at ``indent`` (empty lines stay empty), as an include line that
+    stood at that indentation in a page shows it."""
+    return [indent + text if text else "" for text in code.split("\n")]
+
+
 def long_lines(path: str, source: str, limit: int = LINE_LIMIT) -> list[Problem]:
     """One problem per line of ``source`` longer than ``limit`` characters (``path`` names the file
     in it): the rule every snippet, and every file a page shows, keeps so that readers see each
