@@ -325,7 +325,7 @@ LEGEND_WORDS = ("a rounded blue box is a leaf tensor that requires grad; a round
              "AccumulateGrad Node; a yellow box any other backward Node; an arrow goes the way the forward "
              "pass ran (backward() runs against it); a dashed line joins a tensor and its Node; a number on an "
              "arrow is the gradient sent back along it; a circled number the order a Node ran in; a double "
-             "outline marks a hook; a red outline a Node whose saved tensor changed since")
+             "outline marks a hook; a red outline a Node whose saved tensor changed after it was saved")
 
 
 def legend_dot() -> str:
@@ -339,7 +339,8 @@ def legend_dot() -> str:
         ("k_acc", "accumulate", "AccumulateGrad\\nstep ③", ""),
         ("k_node", "backward", "MulBackward0\\nstep ②\\nsaved self = x", ""),
         ("k_hooked", "backward", "a Node or tensor\\nwith a hook", "peripheries=2"),
-        ("k_stale", "backward stale", "a Node whose saved\\ntensor changed since", 'color="#dc2626" penwidth=2'),
+        ("k_stale", "backward stale", "a Node whose saved\\ntensor changed\\nafter it was saved",
+         'color="#dc2626" penwidth=2'),
     ]
     out = ["digraph key {", '  rankdir=TB bgcolor="transparent" nodesep=0.2 ranksep=0.3',
            '  node [fontname="Helvetica,Arial,sans-serif" fontsize=11 color="#475569" penwidth=1]',
@@ -348,6 +349,6 @@ def legend_dot() -> str:
         out.append(f'  {name} [label="{label}" class="{kind}" {style[kind.split()[0]]}{" " + extra if extra else ""}]')
     out += ['  k_acc -> k_node [class="flow gradient" label=" [3, 4]: gradient sent back" fontcolor="#b45309"]',
             f'  k_leaf -> k_acc [class="join" {style["join"]}]',
-            '  k_node -> k_nonleaf [class="flow" label=" the forward pass; backward() runs against it"]',
+            '  k_node -> k_nonleaf [class="flow" label=" an arrow: the forward pass\\n (backward() runs against it)"]',
             "  k_nograd -> k_hooked [style=invis]", "  k_hooked -> k_stale [style=invis]", "}"]
     return "\n".join(out) + "\n"
