@@ -177,7 +177,8 @@ def figure_pixels(page, box: dict) -> bytes:
 
 #: Measured in each page, in one pass: blocks wider than their box, text under a copy button,
 #: figures (their smallest label, whether they are drawn small and show the hint), tooltips with
-#: their neighbours, and a notebook page's links on top.
+#: their neighbours, a notebook page's links on top, a chapter's footer links, its note on versions
+#: and its notebook link.
 MEASURE = """() => {
   const overlaps = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
     && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
@@ -222,7 +223,11 @@ MEASURE = """() => {
   const nav = document.querySelector(".docexec-notebook-nav");
   const jupyter = [...document.styleSheets].filter(sheet => (sheet.href || "").includes("/notebooks/jupyter-"))
     .map(sheet => sheet.cssRules.length);
-  return {wide, covered, figures, tooltips, jupyter,
+  const footer = [...document.querySelectorAll("a.md-footer__link")].map(a => a.getAttribute("href"));
+  const versions = document.querySelector(".docexec-versions");
+  return {wide, covered, figures, tooltips, jupyter, footer,
+          versions: versions ? versions.innerText : null,
+          notebook: document.querySelectorAll(".docexec-notebook a[download]").length,
           back: nav ? [...nav.querySelectorAll("a:not([download])")].map(a => a.href) : [],
           download: nav ? [...nav.querySelectorAll("a[download]")].map(a => a.href) : []};
 }"""
@@ -231,6 +236,17 @@ MEASURE = """() => {
 #: for the answers just unfolded, so the Enlarge buttons shown are the ones a reader sees.
 SETTLED = """() => document.fonts.ready.then(() => new Promise(done =>
   requestAnimationFrame(() => requestAnimationFrame(done))))"""
+
+#: What a figure looks like now, for a failure's message.
+FIGURE_STATE = """index => {
+  const figure = document.querySelectorAll(".md-content figure.docexec-figure")[index];
+  const svg = figure.querySelector("svg"), answer = figure.closest("details");
+  const button = figure.querySelector(".docexec-figure__enlarge");
+  return `marked shrunk: ${figure.classList.contains("docexec-figure--shrunk")}, drawn `
+    + `${Math.round(svg.getBoundingClientRect().width)} of ${Math.round(svg.width.baseVal.value)} px, button `
+    + `${button ? getComputedStyle(button).display : "missing"}, answer ${answer ? answer.open : "none"}, `
+    + `a full-screen view open: ${!!document.querySelector("dialog[open]")}`;
+}"""
 
 ENLARGED = """() => {
   const dialog = document.querySelector("dialog.docexec-zoom[open]");
@@ -249,11 +265,12 @@ def full_screen_report(page, path: str, index: int, width: int) -> list[str]:
     figure = page.locator(".md-content figure.docexec-figure").nth(index)
     hint = figure.locator(".docexec-figure__enlarge")
     try:
-        hint.wait_for(state="visible", timeout=10_000)
+        hint.click()
     except sync_api.TimeoutError:  # the page changed since it was measured: judge the figure as it is now
         label = page.evaluate(MEASURE)["figures"][index]["label"]
-        return [f"{where}: labels are {label:.1f} px and no Enlarge button is shown"] if label < LABEL_PX[width] else []
-    hint.click()
+        state = page.evaluate(FIGURE_STATE, index)
+        return [f"{where}: labels are {label:.1f} px and the Enlarge button cannot be clicked ({state})"
+                ] if label < LABEL_PX[width] else []
     opened = page.evaluate(ENLARGED)
     if opened is None:
         return [f"{where}: the hint opened no full-screen view"]
@@ -281,11 +298,12 @@ def visit(browser, base_url: str, path: str, scheme: str, width: int) -> dict:
     found = {"problems": problems, "scheme": page.locator("body").get_attribute("data-md-color-scheme")}
     if path in CHAPTERS or path in NOTEBOOKS:
         found.update(page.evaluate(MEASURE))
-        page.screenshot(path=str(SHOTS / f"{path.strip('/').replace('/', '-')}-{width}-{scheme}.png"), full_page=True)
-        page.evaluate(SETTLED)  # a full-page capture lays the page out at its whole size for a moment
         found["enlarged"] = [wrong for index, figure in enumerate(found["figures"])
                              if figure["label"] < LABEL_PX[width] and figure["hint"]
                              for wrong in full_screen_report(page, path, index, width)]
+        # last: a full-page capture lays the page out in a 1x1 px window for a moment
+        page.screenshot(path=str(SHOTS / f"{path.strip('/').replace('/', '-')}-{width}-{scheme}.png"), full_page=True)
+        page.evaluate(SETTLED)
     if path in CHAPTERS and width == 1280:
         found["count"], found["weak"] = figure_report(page, path)
     if AXE.exists():
@@ -472,16 +490,14 @@ def test_copy_button_copies_an_output_exactly_as_printed(browser, base_url, widt
     assert copied.removesuffix("\n") == expected
 
 
-def test_chapters_have_footer_links_reading_time_and_versions(browser, base_url):
+def test_chapters_have_footer_links_reading_time_and_versions(visits):
     for number, path in enumerate(CHAPTERS):
-        context, page, _ = open_page(browser, base_url + path, "light")
-        note = page.locator(".docexec-versions").inner_text()
-        assert re.match(r"\d+ min read · Every output on this page was produced .* by PyTorch 2\.13\.0", note), note
-        footer = [a.get_attribute("href") for a in page.locator("a.md-footer__link").all()]
+        v = visits[(path, "light", 1280)]
+        assert re.match(r"\d+ min read · Every output on this page was produced .* by PyTorch 2\.13\.0",
+                        v["versions"] or ""), (path, v["versions"])
         if number + 1 < len(CHAPTERS):
-            assert any(CHAPTERS[number + 1].rstrip("/") in (h or "") for h in footer), footer
-        assert page.locator(".docexec-notebook a[download]").count() == 1
-        context.close()
+            assert any(CHAPTERS[number + 1].rstrip("/") in (h or "") for h in v["footer"]), (path, v["footer"])
+        assert v["notebook"] == 1, path
 
 
 def test_no_serious_accessibility_violations(visits):
