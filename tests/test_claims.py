@@ -167,6 +167,9 @@ def test_a_line_over_the_limit_is_a_problem_with_file_and_line():
         "code block: break the code, move the claim into '#>' lines below the print, or put the note on a "
         "comment line above it"]
     assert long_lines("snippets/ch/x.py", "z = 1  # " + "n" * 71 + "\n") == []  # exactly 80 is fine
+    option = "# docexec: draw=" + "+".join(f"model.layer{n}.weight" for n in range(6))  # not shown on the page
+    assert len(option) > 80 and long_lines("snippets/ch/x.py", option + "\nx = 1\n") == []
+    assert len(long_lines("snippets/ch/x.py", "   " + option + "\n")) == 1  # indented: code, shown
 
 
 def test_rewrite_refuses_a_source_that_does_not_parse():

@@ -139,14 +139,18 @@ def test_every_way_a_string_goes_on_over_a_line_break_hides_an_option_line(sourc
     ("# docexec: memory=0", "docexec option memory needs a number of MiB from 16 to 1.04858e+06, got '0'"),
     ("# docexec: memory=nan", "docexec option memory needs a number of MiB from 16 to 1.04858e+06, got 'nan'"),
     ("# docexec: memory=inf", "docexec option memory needs a number of MiB from 16 to 1.04858e+06, got 'inf'"),
-    ("# docexec: speed=2", "unknown docexec option 'speed' (known: timeout, memory, figure)"),
+    ("# docexec: speed=2", "unknown docexec option 'speed' (known: timeout, memory, figure, draw)"),
     ("if True:\n    # docexec: timeout=5\n    pass", "a '# docexec:' option line must start at the first column"),
     ("# docexec: timeout=5 timeout=6", "docexec option timeout is given twice (line 2 and here)"),
-    ("# docexec:", "a '# docexec:' line names no option (known: timeout, memory, figure)"),
+    ("# docexec:", "a '# docexec:' line names no option (known: timeout, memory, figure, draw)"),
     ("# docexec: figure=+saved", "docexec option figure takes gradients, saved, versions, hooks, cuts (several "
                                  "joined with '+', each once), or none; got '+saved'"),
     ("# docexec: figure=saved+saved", "docexec option figure takes gradients, saved, versions, hooks, cuts "
                                       "(several joined with '+', each once), or none; got 'saved+saved'"),
+    ("# docexec: draw=w+", "docexec option draw takes the names the figure draws, such as y or model.weight "
+                           "(several joined with '+', each once); got 'w+'"),
+    ("# docexec: draw=w[0]", "docexec option draw takes the names the figure draws, such as y or model.weight "
+                             "(several joined with '+', each once); got 'w[0]'"),
 ])
 def test_bad_options_are_reported_with_their_line_and_what_is_allowed(tmp_path, line, reason):
     snippet = tmp_path / "snippets" / "s" / "bad.py"

@@ -102,6 +102,26 @@ def test_an_example_that_asks_for_no_figure_gets_none_and_records_nothing(tmp_pa
     assert [p.path for p in results.problems()] == ["snippets/f/mixed.py"]  # none stands alone
 
 
+def test_an_example_draws_the_tensors_its_draw_option_names_under_those_names(tmp_path):
+    """``draw=``: the figure starts from the named globals and attribute paths only, labelled so; a
+    name that holds no tensor at the end is the example's failure, at the option's line."""
+    source = ("import torch\nlayer = torch.nn.Linear(2, 1)\nx = torch.ones(2)\nloss = layer(x).sum()\n"
+              "loss.backward()\nother = x.exp()\nprint(layer.bias.grad)  # tensor([1.])\n")
+    write_snippets(tmp_path, {"snippets/f/chosen.py": "# docexec: draw=layer.weight+loss\n" + source,
+                              "snippets/f/all.py": source,
+                              "snippets/f/wrong.py": "import torch\n# docexec: draw=loss+layer.wieght\n" + source,
+                              "snippets/f/module.py": "# docexec: draw=layer\n" + source})
+    results = run_all(tmp_path)
+    chosen, every = results.runs["snippets/f/chosen.py"].graph_dot, results.runs["snippets/f/all.py"].graph_dot
+    assert "layer.weight" in chosen and "loss" in chosen and "layer.bias" not in chosen and "other" not in chosen
+    assert "other" in every and "layer.weight" not in every  # without the option: the globals, by their names
+    assert [str(p) for p in results.problems()] == [
+        "snippets/f/module.py:1: the figure draws layer (option draw), which is a Linear, not a tensor "
+        "when the example ends",
+        "snippets/f/wrong.py:2: the figure draws layer.wieght (option draw), which is nothing when the "
+        "example ends"]
+
+
 def test_the_key_shows_every_kind_of_box_and_mark():
     dot = teach.legend_dot()
     for mark in ("tensor-leaf", "tensor-nonleaf", "tensor-nograd", "accumulate", "backward", "peripheries=2",

@@ -264,6 +264,25 @@ def named_tensors(namespace):
     return found
 
 
+def chosen_tensors(namespace, names):
+    """The tensors ``names`` reach in a module's globals, each a global or an attribute path from one
+    (``model.weight``), under those names; or, when one reaches no tensor, a sentence saying which."""
+    found = {}
+    for name in names:
+        head, *attributes = name.split(".")
+        value = namespace.get(head, _MISSING)
+        for attribute in attributes:
+            value = getattr(value, attribute, _MISSING)
+        if not _is_tensor(value):
+            what = "nothing" if value is _MISSING else f"a {type(value).__name__}, not a tensor"
+            return f"the figure draws {name} (option draw), which is {what} when the example ends"
+        found[name] = value
+    return found
+
+
+_MISSING = object()
+
+
 def has_graph(tensors):
     """Whether any of ``tensors`` has a ``grad_fn``: there is a recorded graph to draw."""
     return any(t.grad_fn is not None for t in tensors.values())

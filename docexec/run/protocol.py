@@ -38,12 +38,15 @@ class Group:
 @dataclass
 class Limits:
     """What one snippet may use: ``timeout`` in seconds of wall-clock time, ``memory_mb`` in MiB of
-    address space above what the worker already uses (None: no limit); and what its figure records
-    (``figure``: kinds of ``docexec.graphs.teach.KINDS``, or ``("none",)`` for no figure)."""
+    address space above what the worker already uses (None: no limit); what its figure records
+    (``figure``: kinds of ``docexec.graphs.teach.KINDS``, or ``("none",)`` for no figure) and the
+    tensors it starts from (``draw``: names of globals or attribute paths; empty: every tensor
+    among the globals)."""
 
     timeout: float
     memory_mb: float | None
     figure: tuple[str, ...] = ()
+    draw: tuple[str, ...] = ()
 
     @property
     def drawn(self) -> bool:
@@ -64,7 +67,8 @@ class Request:
         root: the repository root (absolute); snippet paths are relative to it.
         jobs: how many snippets run at once, over the worker and its sub-workers together.
         timeout, memory_mb: the default limits of every snippet (see ``Limits``).
-        options: per-snippet options by path: ``{"timeout": s, "memory_mb": MiB, "figure": kinds}``.
+        options: per-snippet options by path: ``{"timeout": s, "memory_mb": MiB, "figure": kinds,
+            "draw": names}``.
         groups: the snippets to run, in groups (``Group``).
         order: every snippet in the order the caller wants them run (groups that the worker
             merges, see ``Request.merged``, keep it).
@@ -95,7 +99,8 @@ class Request:
         """The limits of snippet ``path``: its own options over the defaults."""
         own = self.options.get(path, {})
         figure = tuple(str(own.get("figure", "")).split("+")) if own.get("figure") else ()
-        return Limits(float(own.get("timeout", self.timeout)), own.get("memory_mb", self.memory_mb), figure)
+        draw = tuple(str(own.get("draw", "")).split("+")) if own.get("draw") else ()
+        return Limits(float(own.get("timeout", self.timeout)), own.get("memory_mb", self.memory_mb), figure, draw)
 
     def dumps(self) -> str:
         """The request as one JSON text."""

@@ -130,11 +130,13 @@ def indented(code: str, indent: str) -> list[str]:
 def long_lines(path: str, source: str, limit: int = LINE_LIMIT) -> list[Problem]:
     """One problem per line of ``source`` longer than ``limit`` characters (``path`` names the file
     in it): the rule every snippet, and every file a page shows, keeps so that readers see each
-    line whole, the notes after `` -> `` included."""
+    line whole, the notes after `` -> `` included. Option lines are not shown (``included_text``)
+    and may be longer."""
     return [Problem(path, number, f"line is {len(line)} characters; the limit is {limit}, so that the line "
                                   "shows whole in a page's code block: break the code, move the claim into '#>' "
                                   "lines below the print, or put the note on a comment line above it")
-            for number, line in enumerate(split_lines(source), start=1) if len(line) > limit]
+            for number, line in enumerate(split_lines(source), start=1)
+            if len(line) > limit and not _OPTION_LINE.match(line)]
 
 
 def split_target(target: str) -> tuple[str, str | None]:
@@ -150,6 +152,8 @@ _OPTIONS = re.compile(r"^(?P<indent>[ \t]*)#[ \t]*docexec:[ \t]*(?P<items>.*)$")
 #: An option line as the build reads it (at the first column), which pages do not show.
 _OPTION_LINE = re.compile(r"^#[ \t]*docexec:")
 #: What each option may be: its name in results, and the range of a finite number it takes.
+#: A name ``draw=`` accepts: a global of the example, or an attribute path from one (``model.weight``).
+_DRAWN_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 _KNOWN = {"timeout": ("timeout", 0.1, 3600.0, "seconds"), "memory": ("memory_mb", 16.0, 1_048_576.0, "MiB")}
 
 
@@ -158,6 +162,14 @@ def _figure(line: int, value: str) -> str:
     if value != NO_FIGURE and (any(kind not in FIGURE_KINDS for kind in kinds) or len(set(kinds)) != len(kinds)):
         raise OptionsError(line, f"docexec option figure takes {', '.join(FIGURE_KINDS)} (several joined with '+', "
                                  f"each once), or {NO_FIGURE}; got {value!r}")
+    return value
+
+
+def _draw(line: int, value: str) -> str:
+    names = value.split("+")
+    if not all(_DRAWN_NAME.fullmatch(name) for name in names) or len(set(names)) != len(names):
+        raise OptionsError(line, "docexec option draw takes the names the figure draws, such as y or model.weight "
+                                 f"(several joined with '+', each once); got {value!r}")
     return value
 
 
@@ -196,14 +208,17 @@ def options(source: str) -> dict[str, float | str]:
     """Per-snippet options from ``# docexec: timeout=120 memory=8192 figure=gradients`` comment
     lines at the start of a line: ``timeout`` in seconds (0.1 to 3600), ``memory`` in MiB of memory
     above the worker's (16 to 1048576), ``figure`` what the example's figure shows besides the
-    graph's structure (``FIGURE_KINDS``, several joined with ``+``), or ``none`` for no figure.
-    Returns ``{"timeout": ..., "memory_mb": ..., "figure": "gradients+saved"}`` with only the keys
-    given.
+    graph's structure (``FIGURE_KINDS``, several joined with ``+``), or ``none`` for no figure,
+    ``draw`` the tensors the figure starts from (names of the example's globals or attribute paths
+    from them, joined with ``+``; by default every tensor among its globals). Returns
+    ``{"timeout": ..., "memory_mb": ..., "figure": "gradients+saved", "draw": "y+model.weight"}``
+    with only the keys given.
 
     Raises:
         OptionsError: an indented option line (it would read as code inside a block), an unknown
             key, a key given twice, a line naming no option, a value that is not a finite number in
-            its range, or an unknown or repeated kind of figure; the message says what is allowed.
+            its range, an unknown or repeated kind of figure, or a name to draw that is not a
+            dotted Python name; the message says what is allowed.
             A line inside a string literal is text, not an option.
     """
     found: dict[str, float | str] = {}
@@ -237,7 +252,7 @@ def _option_lines(source: str):
             raise OptionsError(number, "a '# docexec:' option line must start at the first column")
         items = match.group("items").replace(",", " ").split()
         if not items:
-            raise OptionsError(number, "a '# docexec:' line names no option (known: timeout, memory, figure)")
+            raise OptionsError(number, "a '# docexec:' line names no option (known: timeout, memory, figure, draw)")
         yield number, items
 
 
@@ -249,8 +264,10 @@ def _option(number: int, key: str, value: str) -> tuple[str, float | str]:
     """
     if key == "figure":
         return "figure", _figure(number, value)
+    if key == "draw":
+        return "draw", _draw(number, value)
     if key not in _KNOWN:
-        raise OptionsError(number, f"unknown docexec option {key!r} (known: timeout, memory, figure)")
+        raise OptionsError(number, f"unknown docexec option {key!r} (known: timeout, memory, figure, draw)")
     name, low, high, unit = _KNOWN[key]
     try:
         given = float(value)

@@ -1,3 +1,4 @@
+# docexec: draw=w+w.grad
 import textwrap
 import warnings
 
@@ -34,6 +35,6 @@ for line in textwrap.wrap(message, width=72):
     #> (Triggered internally at
     #> .../torch/csrc/autograd/engine.cpp:...)
 print(w.grad)  # tensor([ 3., 12.], grad_fn=<CopyBackwards>)
-w_grad = w.grad  # the figure: w.grad's own graph leads back to w
 
+w.grad = None  # as the warning advises: the cycle is broken
 print(warnings_from(backward_call))  # [] -> shown once per process only

@@ -1,9 +1,8 @@
-# docexec: figure=gradients
+# docexec: figure=gradients draw=critic.weight+critic.bias+x+scores+grad_x+penalty
 import torch
 
 torch.manual_seed(0)
 critic = torch.nn.Linear(2, 1)
-weight, bias = critic.weight, critic.bias  # names for the figure
 x = torch.randn(4, 2, requires_grad=True)  # the points the penalty looks at
 
 scores = critic(x)
@@ -13,12 +12,11 @@ penalty = ((grad_x.norm(dim=1) - 1) ** 2).mean()
 print(penalty)  # tensor(0.3852, grad_fn=<MeanBackward0>)
 
 penalty.backward()  # the penalty's own gradient reaches the weights
-print(weight.grad)  # tensor([[ 0.0173, -1.2412]])
-print(bias.grad)  # None -> the input gradient of a Linear ignores bias
+print(critic.weight.grad)  # tensor([[ 0.0173, -1.2412]])
+print(critic.bias.grad)  # None -> the input gradient of a Linear ignores bias
 
 # check by hand: for a Linear critic grad_x is the weight row w at every
 # point, so the penalty is (|w| - 1)**2 and its gradient 2(|w| - 1) w / |w|
-w = weight.detach()
+w = critic.weight.detach()
 by_hand = 2 * (w.norm() - 1) * w / w.norm()
-print(torch.allclose(weight.grad, by_hand))  # True
-del w, by_hand  # keep the figure to the graph of the penalty
+print(torch.allclose(critic.weight.grad, by_hand))  # True
