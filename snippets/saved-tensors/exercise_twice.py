@@ -14,4 +14,3 @@ for loss in (shifted, grown):
     except RuntimeError as error:
         print(f"RuntimeError: {error}")
         #> RuntimeError: Trying to backward through the graph a second time...
-del loss  # the same tensor as grown
