@@ -18,7 +18,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Reproducible builds: dates in the sitemap come from the last commit, not from today.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: setup serve build test test-fast lint fix check notebooks drift upgrade bench linkcheck clean
+.PHONY: setup serve build test test-fast screenshots lint fix check notebooks drift upgrade bench linkcheck clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -58,6 +58,9 @@ test: setup lint  ## the linter, then the whole test suite
 
 test-fast: setup  ## the tests that need no site build, browser or second PyTorch (about four minutes): for the edit loop
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not slow"
+
+screenshots: setup  ## the browser tests, with full-page screenshots of every chapter and notebook page in .cache/screenshots/
+	SCREENSHOTS=1 $(BIN)/python -m pytest tests/test_browser.py
 
 lint: setup  ## ruff, with the rules of pyproject.toml
 	$(BIN)/ruff check .

@@ -40,7 +40,10 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+#: Where full-page screenshots of every chapter and notebook page go, when asked for (``make
+#: screenshots`` sets ``SCREENSHOTS=1``): for a person to look at; they cost a third of a visit.
 SHOTS = ROOT / ".cache" / "screenshots"
+TAKE_SHOTS = os.environ.get("SCREENSHOTS") == "1"
 
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):
@@ -289,6 +292,11 @@ def full_screen_report(page, path: str, index: int, width: int) -> list[str]:
     return wrong
 
 
+def shot_name(path: str, width: int, scheme: str) -> str:
+    """The file name of a page's screenshot: ``notebooks-01-computational-graph-390-dark.png``."""
+    return f"{path.strip('/').replace('/', '-')}-{width}-{scheme}.png"
+
+
 def visit(browser, base_url: str, path: str, scheme: str, width: int) -> dict:
     """Visit one page at one width in one palette and measure everything the tests below check."""
     context, page, problems = open_page(browser, base_url + path, scheme, width)
@@ -301,9 +309,9 @@ def visit(browser, base_url: str, path: str, scheme: str, width: int) -> dict:
         found["enlarged"] = [wrong for index, figure in enumerate(found["figures"])
                              if figure["label"] < LABEL_PX[width] and figure["hint"]
                              for wrong in full_screen_report(page, path, index, width)]
-        # last: a full-page capture lays the page out in a 1x1 px window for a moment
-        page.screenshot(path=str(SHOTS / f"{path.strip('/').replace('/', '-')}-{width}-{scheme}.png"), full_page=True)
-        page.evaluate(SETTLED)
+        if TAKE_SHOTS:  # last: a full-page capture lays the page out in a 1x1 px window for a moment
+            page.screenshot(path=str(SHOTS / shot_name(path, width, scheme)), full_page=True)
+            page.evaluate(SETTLED)
     if path in CHAPTERS and width == 1280:
         found["count"], found["weak"] = figure_report(page, path)
     if AXE.exists():
@@ -333,12 +341,15 @@ def visits(base_url) -> dict:
     what ``visit`` measured. Three browsers share the visits: a visit mostly waits for its page."""
     from concurrent.futures import ThreadPoolExecutor
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    if TAKE_SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
     jobs = [(path, scheme, width) for width in WIDTHS for scheme in SCHEMES for path in site_pages()]
     with ThreadPoolExecutor(max_workers=3) as pool:
         shares = list(pool.map(lambda share: visit_all(base_url, share), [jobs[i::3] for i in range(3)]))
     found = {job: share[job] for job in jobs for share in shares if job in share}
-    sys.__stdout__.write(f"\nscreenshots of every chapter and notebook page, 390 and 1280 px, both palettes: {SHOTS}\n")
+    if TAKE_SHOTS:
+        sys.__stdout__.write(f"\nscreenshots of every chapter and notebook page, 390 and 1280 px, both palettes: "
+                             f"{SHOTS}\n")
     return found
 
 
@@ -356,8 +367,9 @@ def test_every_page_loads_cleanly_and_stays_on_this_host(visits):
 
 def test_every_chapter_and_notebook_page_is_measured(visits):
     assert len(reader_pages(visits)) == len(WIDTHS) * len(SCHEMES) * (len(CHAPTERS) + len(NOTEBOOKS))
-    for path in CHAPTERS + NOTEBOOKS:
-        assert (SHOTS / f"{path.strip('/').replace('/', '-')}-390-dark.png").is_file()
+    if TAKE_SHOTS:
+        for path in CHAPTERS + NOTEBOOKS:
+            assert (SHOTS / shot_name(path, 390, "dark")).is_file()
 
 
 def test_no_code_or_output_block_is_wider_than_its_box(visits):
