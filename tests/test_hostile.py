@@ -149,6 +149,8 @@ def test_every_way_a_string_goes_on_over_a_line_break_hides_an_option_line(sourc
                                       "(several joined with '+', each once), or none; got 'saved+saved'"),
     ("# docexec: draw=w+", "docexec option draw takes the names the figure draws, such as y or model.weight "
                            "(several joined with '+', each once); got 'w+'"),
+    ("# docexec: figure=none draw=w", "docexec option draw names what the figure draws, and "
+                                     "figure=none asks for no figure: give one of them"),
     ("# docexec: draw=w[0]", "docexec option draw takes the names the figure draws, such as y or model.weight "
                              "(several joined with '+', each once); got 'w[0]'"),
 ])

@@ -217,8 +217,9 @@ def options(source: str) -> dict[str, float | str]:
     Raises:
         OptionsError: an indented option line (it would read as code inside a block), an unknown
             key, a key given twice, a line naming no option, a value that is not a finite number in
-            its range, an unknown or repeated kind of figure, or a name to draw that is not a
-            dotted Python name; the message says what is allowed.
+            its range, an unknown or repeated kind of figure, a name to draw that is not a
+            dotted Python name, or names to draw with ``figure=none``; the message says what is
+            allowed.
             A line inside a string literal is text, not an option.
     """
     found: dict[str, float | str] = {}
@@ -231,6 +232,9 @@ def options(source: str) -> dict[str, float | str]:
             given_at[key] = number
             name, given = _option(number, key, value)
             found[name] = given
+    if found.get("figure") == NO_FIGURE and "draw" in found:
+        raise OptionsError(given_at["draw"], "docexec option draw names what the figure draws, and figure=none "
+                                             "asks for no figure: give one of them")
     return found
 
 
