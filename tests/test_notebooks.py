@@ -76,6 +76,15 @@ def stdout_of_answer(notebook, index: int) -> str:
     return claims.ADDRESS_LIKE.sub(lambda m: "0x…" if m.group(0).startswith("0x") else "…", text)
 
 
+def test_a_figure_cell_draws_every_tensor_the_build_drew_dotted_names_too(results):
+    """A figure cell draws again what the page's figure starts from, names given with option draw
+    (``critic.weight``, ``w.grad``) included."""
+    notebook = notebook_of(results, ROOT / "docs" / "10-forward-mode.md")
+    cells = [c["source"] for c in notebook["cells"] if c["cell_type"] == "code" and "to_dot({" in c["source"]]
+    assert any('"w": w, "w.grad": w.grad' in cell for cell in cells), cells
+    assert any('"critic.weight": critic.weight, "critic.bias": critic.bias' in cell for cell in cells), cells
+
+
 def test_notebook_title_says_notebook_and_links_back_to_its_chapter(results):
     built = notebook_of(results, CHAPTERS[0])
     first = built["cells"][0]["source"]

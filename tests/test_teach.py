@@ -107,10 +107,14 @@ def test_an_example_draws_the_tensors_its_draw_option_names_under_those_names(tm
     name that holds no tensor at the end is the example's failure, at the option's line."""
     source = ("import torch\nlayer = torch.nn.Linear(2, 1)\nx = torch.ones(2)\nloss = layer(x).sum()\n"
               "loss.backward()\nother = x.exp()\nprint(layer.bias.grad)  # tensor([1.])\n")
+    raising = "class Box:\n    @property\n    def bad(self):\n        raise ValueError('boom')\nbox = Box()\n"
     write_snippets(tmp_path, {"snippets/f/chosen.py": "# docexec: draw=layer.weight+loss\n" + source,
                               "snippets/f/all.py": source,
                               "snippets/f/wrong.py": "import torch\n# docexec: draw=loss+layer.wieght\n" + source,
-                              "snippets/f/module.py": "# docexec: draw=layer\n" + source})
+                              "snippets/f/module.py": "# docexec: draw=layer\n" + source,
+                              "snippets/f/twice.py": "# docexec: draw=x+same\n" + source + "same = x\n",
+                              "snippets/f/raising.py": "# docexec: draw=box.bad\n" + source + raising,
+                              "snippets/f/none.py": "# docexec: draw=x.grad\n" + source})
     results = run_all(tmp_path)
     chosen, every = results.runs["snippets/f/chosen.py"].graph_dot, results.runs["snippets/f/all.py"].graph_dot
     assert "layer.weight" in chosen and "loss" in chosen and "layer.bias" not in chosen and "other" not in chosen
@@ -118,6 +122,9 @@ def test_an_example_draws_the_tensors_its_draw_option_names_under_those_names(tm
     assert [str(p) for p in results.problems()] == [
         "snippets/f/module.py:1: the figure draws layer (option draw), which is a Linear, not a tensor "
         "when the example ends",
+        "snippets/f/none.py:1: the figure draws x.grad (option draw), which is None when the example ends",
+        "snippets/f/raising.py:1: the figure draws box.bad (option draw), and reading .bad raised ValueError: boom",
+        "snippets/f/twice.py:1: the figure draws same (option draw), which is the tensor x names too: give one name",
         "snippets/f/wrong.py:2: the figure draws layer.wieght (option draw), which is nothing when the "
         "example ends"]
 

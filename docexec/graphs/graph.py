@@ -264,23 +264,49 @@ def named_tensors(namespace):
     return found
 
 
+class DrawError(ValueError):
+    """A name of option ``draw`` that holds no tensor of its own when the example ends."""
+
+
+_MISSING = object()
+
+
 def chosen_tensors(namespace, names):
     """The tensors ``names`` reach in a module's globals, each a global or an attribute path from one
-    (``model.weight``), under those names; or, when one reaches no tensor, a sentence saying which."""
-    found = {}
+    (``model.weight``), under those names.
+
+    Raises:
+        DrawError: a name reaches nothing, something other than a tensor, a tensor an earlier name
+            reached, or an attribute that raised; the message says which.
+    """
+    found, first = {}, {}
     for name in names:
-        head, *attributes = name.split(".")
-        value = namespace.get(head, _MISSING)
-        for attribute in attributes:
-            value = getattr(value, attribute, _MISSING)
+        value = _reach(namespace, name)
         if not _is_tensor(value):
-            what = "nothing" if value is _MISSING else f"a {type(value).__name__}, not a tensor"
-            return f"the figure draws {name} (option draw), which is {what} when the example ends"
+            what = "nothing" if value is _MISSING else "None" if value is None else \
+                f"a {type(value).__name__}, not a tensor"
+            raise DrawError(f"the figure draws {name} (option draw), which is {what} when the example ends")
+        if id(value) in first:
+            raise DrawError(f"the figure draws {name} (option draw), which is the tensor {first[id(value)]} "
+                              "names too: give one name")
+        first[id(value)] = name
         found[name] = value
     return found
 
 
-_MISSING = object()
+def _reach(namespace, name):
+    """What the global or attribute path ``name`` holds (``_MISSING`` where a part is missing)."""
+    head, *attributes = name.split(".")
+    value = namespace.get(head, _MISSING)
+    for attribute in attributes:
+        if value is _MISSING:
+            break
+        try:
+            value = getattr(value, attribute, _MISSING)
+        except Exception as exc:  # noqa: BLE001 - a property of the example's own: said with the name
+            raise DrawError(f"the figure draws {name} (option draw), and reading .{attribute} raised "
+                              f"{type(exc).__name__}: {exc}") from None
+    return value
 
 
 def has_graph(tensors):

@@ -291,7 +291,7 @@ def _drawing_cell(cells: _Cells) -> None:
 def _figure_cell(figure, drawings: Drawings, cells: _Cells) -> None:
     """A cell that draws an example's graph from the reader's own run (``to_dot`` and the graphviz
     package, which Colab has), holding this build's drawing as its output."""
-    names = re.findall(r'^  t\d+ \[label="([A-Za-z_][A-Za-z_0-9]*)\\n', figure.dot, re.M)
+    names = re.findall(r'^  t\d+ \[label="([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\\n', figure.dot, re.M)  # or draw=
     if not names:
         return
     _drawing_cell(cells)

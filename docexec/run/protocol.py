@@ -41,12 +41,13 @@ class Limits:
     address space above what the worker already uses (None: no limit); what its figure records
     (``figure``: kinds of ``docexec.graphs.teach.KINDS``, or ``("none",)`` for no figure) and the
     tensors it starts from (``draw``: names of globals or attribute paths; empty: every tensor
-    among the globals)."""
+    among the globals), given on line ``draw_line`` of the snippet."""
 
     timeout: float
     memory_mb: float | None
     figure: tuple[str, ...] = ()
     draw: tuple[str, ...] = ()
+    draw_line: int = 0
 
     @property
     def drawn(self) -> bool:
@@ -68,7 +69,7 @@ class Request:
         jobs: how many snippets run at once, over the worker and its sub-workers together.
         timeout, memory_mb: the default limits of every snippet (see ``Limits``).
         options: per-snippet options by path: ``{"timeout": s, "memory_mb": MiB, "figure": kinds,
-            "draw": names}``.
+            "draw": names, "draw_line": line}``.
         groups: the snippets to run, in groups (``Group``).
         order: every snippet in the order the caller wants them run (groups that the worker
             merges, see ``Request.merged``, keep it).
@@ -98,9 +99,9 @@ class Request:
     def limits(self, path: str) -> Limits:
         """The limits of snippet ``path``: its own options over the defaults."""
         own = self.options.get(path, {})
-        figure = tuple(str(own.get("figure", "")).split("+")) if own.get("figure") else ()
-        draw = tuple(str(own.get("draw", "")).split("+")) if own.get("draw") else ()
-        return Limits(float(own.get("timeout", self.timeout)), own.get("memory_mb", self.memory_mb), figure, draw)
+        figure, draw = (tuple(str(own[key]).split("+")) if own.get(key) else () for key in ("figure", "draw"))
+        return Limits(float(own.get("timeout", self.timeout)), own.get("memory_mb", self.memory_mb), figure, draw,
+                      int(own.get("draw_line", 0)))
 
     def dumps(self) -> str:
         """The request as one JSON text."""

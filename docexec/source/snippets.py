@@ -118,7 +118,8 @@ def included_text(source: str, section: str | None = None) -> str:
         shown = (line for line in lines if not _SECTION.match(line) and not _OPTION_LINE.match(line))
         return "\n".join(shown).strip("\n")
     first, last = sections(source)[section]
-    return textwrap.dedent("\n".join(lines[first - 1: last])).strip("\n")
+    shown = [line for line in lines[first - 1: last] if not _OPTION_LINE.match(line)]
+    return textwrap.dedent("\n".join(shown)).strip("\n")
 
 
 def indented(code: str, indent: str) -> list[str]:
@@ -151,9 +152,9 @@ def split_target(target: str) -> tuple[str, str | None]:
 _OPTIONS = re.compile(r"^(?P<indent>[ \t]*)#[ \t]*docexec:[ \t]*(?P<items>.*)$")
 #: An option line as the build reads it (at the first column), which pages do not show.
 _OPTION_LINE = re.compile(r"^#[ \t]*docexec:")
-#: What each option may be: its name in results, and the range of a finite number it takes.
 #: A name ``draw=`` accepts: a global of the example, or an attribute path from one (``model.weight``).
 _DRAWN_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+#: What each option may be: its name in results, and the range of a finite number it takes.
 _KNOWN = {"timeout": ("timeout", 0.1, 3600.0, "seconds"), "memory": ("memory_mb", 16.0, 1_048_576.0, "MiB")}
 
 
@@ -211,8 +212,8 @@ def options(source: str) -> dict[str, float | str]:
     graph's structure (``FIGURE_KINDS``, several joined with ``+``), or ``none`` for no figure,
     ``draw`` the tensors the figure starts from (names of the example's globals or attribute paths
     from them, joined with ``+``; by default every tensor among its globals). Returns
-    ``{"timeout": ..., "memory_mb": ..., "figure": "gradients+saved", "draw": "y+model.weight"}``
-    with only the keys given.
+    ``{"timeout": ..., "memory_mb": ..., "figure": "gradients+saved", "draw": "y+model.weight",
+    "draw_line": 1}`` with only the keys given (``draw_line``: the line that gives ``draw``).
 
     Raises:
         OptionsError: an indented option line (it would read as code inside a block), an unknown
@@ -232,9 +233,11 @@ def options(source: str) -> dict[str, float | str]:
             given_at[key] = number
             name, given = _option(number, key, value)
             found[name] = given
-    if found.get("figure") == NO_FIGURE and "draw" in found:
-        raise OptionsError(given_at["draw"], "docexec option draw names what the figure draws, and figure=none "
-                                             "asks for no figure: give one of them")
+    if "draw" in found:
+        if found.get("figure") == NO_FIGURE:
+            raise OptionsError(given_at["draw"], "docexec option draw names what the figure draws, and "
+                                                 "figure=none asks for no figure: give one of them")
+        found["draw_line"] = given_at["draw"]  # where a name that holds no tensor at the end is reported
     return found
 
 

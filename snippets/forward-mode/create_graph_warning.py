@@ -36,5 +36,5 @@ for line in textwrap.wrap(message, width=72):
     #> .../torch/csrc/autograd/engine.cpp:...)
 print(w.grad)  # tensor([ 3., 12.], grad_fn=<CopyBackwards>)
 
-w.grad = None  # as the warning advises: the cycle is broken
+w.grad = None  # as the warning advises: this gradient's cycle is broken
 print(warnings_from(backward_call))  # [] -> shown once per process only

@@ -117,7 +117,7 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     if os.getpid() != own:  # a process the snippet forked, which ran on to the end of the file
         _end_forked(status)
     if status["status"] == "ok" and limits.drawn:
-        status = _emit_graph(capture, namespace, display, recorder, limits.draw, os.path.join(root, display))
+        status = _emit_graph(capture, namespace, display, recorder, limits)
     status = _shut_down(status)
     files.on = False
     with contextlib.suppress(BaseException):  # the snippet may have replaced the streams with anything
@@ -294,21 +294,18 @@ def _finish(status: End, root: str, capture: Capture, imports: ImportReads, file
     return status
 
 
-def _emit_graph(capture: Capture, namespace: dict, display: str, recorder: Recorder | None,
-                draw: tuple[str, ...] = (), path: str = "") -> End:
-    """Draw the graph the snippet's named tensors (or the ones its ``draw`` option names) hold when it
+def _emit_graph(capture: Capture, namespace: dict, display: str, recorder: Recorder | None, limits: Limits) -> End:
+    """Draw the graph the snippet's named tensors (or those its option ``draw`` names) hold when it
     finishes (``docexec.graphs.graph``), with a tooltip on every box and what ``recorder`` noted
     (``docexec.graphs.teach``); return the snippet's end: ok, or the error drawing it raised (a name
-    ``draw`` gives that reaches no tensor: at the line of ``path`` that gives it)."""
+    of ``draw`` that holds no tensor: at the option's line)."""
     from docexec.graphs import graph, teach
 
     try:
-        if draw:
-            tensors = graph.chosen_tensors(namespace, draw)
-            if isinstance(tensors, str):
-                return error_end("Options", tensors, _option_line(path, "draw="))
-        else:
-            tensors = graph.named_tensors(namespace)
+        tensors = graph.chosen_tensors(namespace, limits.draw) if limits.draw else graph.named_tensors(namespace)
+    except graph.DrawError as exc:
+        return error_end("Options", str(exc), limits.draw_line)
+    try:
         facts = recorder.facts_about(tensors) if recorder is not None else None
         took_part = any(t.grad_fn is None and t.requires_grad and t.grad is not None for t in tensors.values())
         if graph.has_graph(tensors) or took_part:
@@ -318,15 +315,6 @@ def _emit_graph(capture: Capture, namespace: dict, display: str, recorder: Recor
     except Exception as exc:  # noqa: BLE001 - said as the snippet's failure, with the reason
         return error_end(type(exc).__name__, f"drawing the graph the snippet left failed: {exc}", 0)
     return {"status": "ok"}
-
-
-def _option_line(path: str, option: str) -> int:
-    """The line (1-based) of the ``# docexec:`` line of ``path`` that gives ``option`` (0: none)."""
-    with contextlib.suppress(OSError), open(path, encoding="utf-8", errors="replace") as lines:
-        for number, line in enumerate(lines, start=1):
-            if line.startswith("# docexec:") and option in line:
-                return number
-    return 0
 
 
 def _format_traceback(exc: BaseException) -> str:
