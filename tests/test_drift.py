@@ -224,7 +224,7 @@ def test_the_page_lists_each_change_and_notes_sit_under_the_outputs(repo, record
     assert "same.py" not in page
     assert "Tensor.cos was removed" in page and "detach() will copy its data" in page
     chapter = (copy / "site/chapter/index.html").read_text(encoding="utf-8")
-    notes = re.findall(r'<div class="admonition info docexec-drift" id="([^"]+)">(.*?)</div>', chapter, re.S)
+    notes = re.findall(r'<div class="admonition info docexec-drift" id="([^"]+)"[^>]*>(.*?)</div>', chapter, re.S)
     assert [note_id for note_id, _ in notes] == ["drift-ch-node-name-py", "drift-ch-warns-py-cut", "drift-ch-fails-py"]
     node, warns, fails = (body for _, body in notes)
     assert f"PyTorch {OTHER} prints" in node and "PowBackward2" in node and "It draws a different graph" in node

@@ -10,6 +10,7 @@ import pytest
 
 from docexec.graphs import figures
 from docexec.host import build as builds
+from docexec.pages.render import NOT_SEARCHED
 
 from .conftest import run_all, write_snippets
 
@@ -111,7 +112,7 @@ def test_concept_diagram_lines_become_figures_but_not_inside_fences(repo):
     html = convert(repo, '![Two boxes](diagrams/concepts/c.dot "A caption")\n\n```markdown\n'
                          '![Two boxes](diagrams/concepts/c.dot)\n```\n')
     assert html.count('<figure class="docexec-figure">') == 1
-    assert 'aria-label="Two boxes"' in html and "<figcaption>A caption</figcaption>" in html
+    assert 'aria-label="Two boxes"' in html and f"<figcaption {NOT_SEARCHED}>A caption</figcaption>" in html
     assert "diagrams/concepts/c.dot</span>)" in html  # the fenced line is shown as code
 
 
@@ -312,6 +313,7 @@ def test_an_exercise_shows_its_output_in_its_answer_not_under_its_code(repo):
     assert "hello" in code and '<span class="filename">Output</span>' not in code  # the code, not its output
     assert "# ?" in code and "# hello" not in code  # its claim hidden: the reader predicts it
     assert '<span class="filename">Output</span>' in answer and "Because it prints hello." in answer
+    assert answer.startswith(' class="success" data-search-exclude="data-search-exclude"')  # searched by its question
 
 
 def test_an_output_that_starts_with_blank_lines_and_tabs_keeps_them_on_the_page(repo):

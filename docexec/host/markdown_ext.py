@@ -58,7 +58,7 @@ from docexec.core.problems import Problem
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
 from docexec.pages.places import ConceptDiagram, FenceOutput, Place, TitleNote
-from docexec.pages.render import abbreviate_code, reading_minutes
+from docexec.pages.render import NOT_SEARCHED_NAME, abbreviate_code, reading_minutes
 from docexec.run.execute import ExecutionError
 from docexec.run.results import UnknownTargetError
 from docexec.source.claims import hidden
@@ -143,16 +143,21 @@ class BlockPlaceholderPreprocessor(Preprocessor):
         super().__init__(md)
         self.outputs = outputs
         self.placeholders: set[str] = set()  # the stash placeholders made in this conversion
+        self.answers: set[str] = set()  # those of them that stand where an exercise's answer is
 
     def run(self, lines: list[str]) -> list[str]:
         marker = self.outputs.marker
-        self.placeholders = set()
+        self.placeholders, self.answers = set(), set()
         out = []
         for line in lines:
             stripped = line.strip()
             if stripped.startswith(marker):
-                placeholder = self.md.htmlStash.store(self.outputs.pending[int(stripped[len(marker):])])
+                index = int(stripped[len(marker):])
+                placeholder = self.md.htmlStash.store(self.outputs.pending[index])
                 self.placeholders.add(placeholder)
+                place = self.outputs.places[index]
+                if isinstance(place, FenceOutput) and place.fence.answer is not None:
+                    self.answers.add(placeholder)
                 line = line[: len(line) - len(line.lstrip())] + placeholder
             out.append(line)
         return out
@@ -174,6 +179,23 @@ class AtomicPlaceholderTreeprocessor(Treeprocessor):
             for paragraph in root.iter("p"):
                 if paragraph.text and paragraph.text.strip() in self.blocks.placeholders:
                     paragraph.text = AtomicString(paragraph.text)
+
+
+class AnswerTreeprocessor(Treeprocessor):
+    """Keeps every exercise's answer out of the search index: the folded block (``??? success
+    "Answer"``, a ``details`` element) that holds an answer's output gets ``NOT_SEARCHED``'s attribute, so a
+    search finds the exercise by its question and does not show its answer."""
+
+    def __init__(self, md, blocks: BlockPlaceholderPreprocessor):
+        super().__init__(md)
+        self.blocks = blocks
+
+    def run(self, root) -> None:
+        if not self.blocks.answers:
+            return
+        for details in root.iter("details"):
+            if any(p.text and p.text.strip() in self.blocks.answers for p in details.iter("p")):
+                details.set(NOT_SEARCHED_NAME, NOT_SEARCHED_NAME)
 
 
 class CodeAbbreviationPostprocessor(Postprocessor):
@@ -259,6 +281,7 @@ class SnippetOutputExtension(Extension):
         blocks = BlockPlaceholderPreprocessor(md, outputs)
         md.preprocessors.register(blocks, "docexec_blocks", 29)
         md.treeprocessors.register(AtomicPlaceholderTreeprocessor(md, blocks), "docexec_atomic", 25)
+        md.treeprocessors.register(AnswerTreeprocessor(md, blocks), "docexec_answers", 24)
         md.postprocessors.register(CodeAbbreviationPostprocessor(md, outputs), "docexec_code_abbr", 5)
         if not self.getConfig("defer"):
             md.postprocessors.register(FillPostprocessor(md, outputs, self), "docexec_fill", 4)

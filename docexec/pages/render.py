@@ -111,10 +111,18 @@ def labelled(svg: str, alt: str) -> str:
     return svg.replace("<svg ", f'<svg role="img" aria-label="{escape(alt, quote=True)}" ', 1)
 
 
+#: The attribute that keeps an element out of the search index: Material's search plugin skips an
+#: element that carries it, then removes it from the page (the form attr_list's
+#: ``{ data-search-exclude }`` writes). Captions (and what stands for a figure drawn already),
+#: answers and version notes carry it.
+NOT_SEARCHED_NAME = "data-search-exclude"
+NOT_SEARCHED = f'{NOT_SEARCHED_NAME}="{NOT_SEARCHED_NAME}"'
+
+
 def figure_html(drawing: str, caption: str, anchor: str = "") -> str:
     """A figure: ``drawing`` (a ``labelled`` SVG element, or a place for one), ``caption`` (HTML)
-    under it, and the ``id`` ``anchor`` if given (for a link to it)."""
-    caption_html = f"<figcaption>{caption}</figcaption>" if caption else ""
+    under it, not searched, and the ``id`` ``anchor`` if given (for a link to it)."""
+    caption_html = f"<figcaption {NOT_SEARCHED}>{caption}</figcaption>" if caption else ""
     at = f' id="{anchor}"' if anchor else ""
     return f'<figure class="docexec-figure"{at}>\n{drawing}\n{caption_html}</figure>'
 
@@ -135,14 +143,14 @@ def drift_note_html(note: Note) -> str:
         if part.figure:
             body.append("<p>It draws a different graph.</p>")
     title = f"PyTorch {escape(note.torch)} prints" if note.parts[0].added else f"On PyTorch {escape(note.torch)}"
-    return (f'<div class="admonition info docexec-drift" id="{note.id}">\n<p class="admonition-title">{title}</p>\n'
-            + "\n".join(body) + "\n</div>")
+    return (f'<div class="admonition info docexec-drift" id="{note.id}" {NOT_SEARCHED}>\n'
+            f'<p class="admonition-title">{title}</p>\n' + "\n".join(body) + "\n</div>")
 
 
 def same_figure_html(name: str, anchor: str, first: str) -> str:
     """What stands instead of a figure the page shows already: where it is."""
-    return (f'<p class="docexec-same-figure">The graph <code>{escape(Path(name).name)}</code> left is the one '
-            f'drawn above for <a href="#{anchor}"><code>{escape(Path(first).name)}</code></a>.</p>')
+    return (f'<p class="docexec-same-figure" {NOT_SEARCHED}>The graph <code>{escape(Path(name).name)}</code> left '
+            f'is the one drawn above for <a href="#{anchor}"><code>{escape(Path(first).name)}</code></a>.</p>')
 
 
 def legend_html(drawing: str) -> str:
