@@ -26,7 +26,7 @@ import socketserver
 import sys
 import threading
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -461,9 +461,15 @@ def test_search_finds_the_modules_terms(browser, base_url, term, chapter):
     page.locator("input.md-search__input").click()
     page.keyboard.type(term)  # Material listens for key events, which fill() does not send
     page.wait_for_selector(".md-search-result__item", timeout=15_000)
-    links = [a.get_attribute("href") for a in page.locator(".md-search-result__item > a").all()]
+    page.evaluate(SETTLED)
+    links = [a.get_attribute("href") for a in page.locator(".md-search-result__item a").all()]
+    page.locator(".md-search-result__item > a").first.click()  # the page's own result
+    page.wait_for_load_state()
+    marked = page.locator(".md-content mark").count()
     context.close()
     assert any(chapter in (href or "") for href in links), links
+    assert [h for h in links if parse_qs(urlparse(h).query).get("h", [""])[0] == ""] == []  # each says what to mark
+    assert marked > 0  # and the page marks it
 
 
 def test_copy_button_copies_the_runnable_snippet(browser, base_url):
