@@ -108,6 +108,15 @@ def on_config(config):
     return config
 
 
+class ProblemsFound(Abort):
+    """The build stops on ``problems``: one summary line for MkDocs, and each problem's line for the
+    banner a failed rebuild puts on the pages under ``mkdocs serve`` (``docexec.host.serve``)."""
+
+    def __init__(self, problems):
+        super().__init__(builds.summary(problems))
+        self.lines = [str(problem) for problem in problems]
+
+
 @contextmanager
 def _aborting():
     """Turn the machinery's own failures (the worker died; Graphviz missing or refusing a graph; an
@@ -166,7 +175,7 @@ def on_files(files, config):
     if problems:
         for problem in problems:
             log.error(str(problem))
-        raise Abort(builds.summary(problems))
+        raise ProblemsFound(problems)
     with _aborting():
         build.runner.start(first=[path for page in build.notebooks.values() for path in page.snippets])
     if build.drift is not None:
@@ -317,7 +326,7 @@ def on_env(env, config, files):
             log.error(str(problem))
             if problem.detail:  # a snippet's own traceback: `mkdocs build --verbose` shows it
                 log.debug(problem.detail)
-        raise Abort(builds.summary(failure.problems)) from None
+        raise ProblemsFound(failure.problems) from None
     with _aborting():
         build.draw_all(results)
         for file in files.documentation_pages(inclusion=InclusionLevel.all):  # drafts too: `serve` shows them

@@ -3,6 +3,7 @@ do; a failed rebuild leaves the last good build on show; nothing outlives the se
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import signal
@@ -99,9 +100,14 @@ def test_a_failed_rebuild_keeps_the_last_good_build_on_show_and_sigterm_leaves_n
         snippet.write_text(text.replace("print(x.requires_grad)  # True", "print(x.requires_grad)  # False"))
         wait_for(lambda: "keeps showing the last good build" in log.read_text(), what="the failed rebuild")
         assert "opt_in.py" in log.read_text() and "claim does not hold" in log.read_text()
-        assert get(page, timeout=10) == good  # served at once, and the last good page
+        failed = get(page, timeout=10)  # served at once: the last good page, with a banner naming the problem
+        banner = re.search(r'<div class="docexec-failed-build" role="alert">.*?</div>', failed, re.S)
+        assert banner and failed.replace(banner.group(0), "") == good
+        line = next(line for line in log.read_text().splitlines() if "opt_in.py:" in line and "claim" in line)
+        assert html.escape(line[line.index("snippets/"):]) in banner.group(0)  # the line the terminal shows
         snippet.write_text(text.replace("# True -> operations", "# True -> operations, again,"))
         wait_for(lambda: "operations, again," in get(page, timeout=30), what="the fixed rebuild")
+        assert "docexec-failed-build" not in get(page)  # gone with the next good build
         pid_file = tmp_path / "sleeper.pid"  # a rebuild whose example runs when the server is stopped
         snippet.write_text(f"# docexec: timeout=300\nimport os, time\nopen({str(pid_file)!r}, 'w').write("
                            "str(os.getpid()))\ntime.sleep(200)\n" + text)
