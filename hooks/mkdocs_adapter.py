@@ -354,10 +354,24 @@ def on_post_page(output, page, config):
 
 @event_priority(100)  # before the search plugin reads page.meta
 def on_page_context(context, page, config, nav):
-    """Keep notebook pages out of the search index: they repeat their chapter word for word."""
+    """Keep notebook pages out of the search index (they repeat their chapter word for word), and
+    mark a notebook's chapter in the navigation as the page the reader is on (a notebook page has
+    no item of its own). The mark a notebook page left comes off as the next page is rendered."""
+    for other in nav.pages if nav is not None else []:
+        if other.active and other is not page:
+            other.active = False
     if page.file.src_uri.startswith(f"{NOTEBOOKS}/"):
         page.meta.setdefault("search", {})["exclude"] = True
+        chapter = _chapter_of(page, nav)
+        if chapter is not None:
+            chapter.active = True
     return context
+
+
+def _chapter_of(notebook_page, nav):
+    """The navigation's page of the chapter whose notebook ``notebook_page`` shows (None: none)."""
+    name = f"{Path(notebook_page.file.src_uri).stem}.md"
+    return next((page for page in nav.pages if page.file.src_uri == name), None) if nav is not None else None
 
 
 def on_post_build(config):

@@ -476,6 +476,14 @@ def test_captions_say_what_each_figure_shows(site):
     assert any("order the Nodes ran in" in c for c in captions) and any("why it was cut off" in c for c in captions)
 
 
+@pytest.mark.parametrize("stem", [p.stem for p in sorted((ROOT / "docs").glob("[0-9][0-9]-*.md"))])
+def test_a_notebook_page_marks_its_chapter_in_the_navigation_and_nothing_else(site, stem):
+    built = (site / "notebooks" / stem / "index.html").read_text(encoding="utf-8")
+    marked = [re.search(r'href="([^"]*)"', built[at.end():]).group(1)
+              for at in re.finditer(r'class="md-nav__item md-nav__item--active[^"]*"', built)]
+    assert marked == [f"../../{stem}/"]
+
+
 def test_notebook_pages_links_lead_to_their_headings_and_the_title_keeps_its_code(site):
     """Every entry of a notebook page's table of contents, and every link of its text to a section,
     points to a heading on the page (headings with inline code included: ch09's "Did `grad` leave a
