@@ -182,7 +182,8 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
                 "another PyTorch, whose outputs may differ.*" if colab else
                 f"\n*This notebook was generated from the site's page {chapter} and run with "
                 f"PyTorch {versions.get('torch')} on Python {versions.get('python')}; the outputs "
-                "below are that run's. Each code cell runs on its own.*")
+                "below are that run's. Each example's cell runs on its own; a figure cell draws what the "
+                "example above it left, with the drawing function of the cell before the first figure.*")
         index += 1
     cells.flush()
     return {
