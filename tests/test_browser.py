@@ -472,6 +472,21 @@ def test_search_finds_the_modules_terms(browser, base_url, term, chapter):
     assert marked > 0  # and the page marks it
 
 
+@pytest.mark.parametrize("query", ['"retain_grad"', "retain_grad -leaf", "retain_grad~1"])
+def test_a_search_link_marks_the_querys_words_not_its_syntax(browser, base_url, query):
+    """Quotes, an excluded term (-leaf) and an edit distance (~1) are query syntax: a page's own
+    result marks the words searched for, as Material's section results do."""
+    context, page, _ = open_page(browser, base_url, "light")
+    page.locator("input.md-search__input").click()
+    page.keyboard.type(query)
+    page.wait_for_selector(".md-search-result__item", timeout=15_000)
+    page.evaluate(SETTLED)
+    marks = {parse_qs(urlparse(a.get_attribute("href")).query)["h"][0]
+             for a in page.locator(".md-search-result__item > a").all()}
+    context.close()
+    assert marks == {"retain_grad"}
+
+
 def test_copy_button_copies_the_runnable_snippet(browser, base_url):
     context, page, _ = open_page(browser, base_url + "01-computational-graph/", "light")
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url.rstrip("/"))

@@ -4,6 +4,8 @@ a banner on every page that names the problems, until a build succeeds."""
 from __future__ import annotations
 
 import atexit
+import logging
+import os
 import re
 import shutil
 import tempfile
@@ -15,6 +17,20 @@ from docexec.core.files import link_copy, write_atomically
 
 #: The class of the banner a failed rebuild puts on the pages (styled by docs/stylesheets/extra.css).
 BANNER = "docexec-failed-build"
+#: The most problem lines a banner lists; the terminal has them all.
+BANNER_LINES = 10
+
+
+class _Said(logging.Handler):
+    """The warnings and errors the host logs while a build runs (a strict build fails on a warning
+    whose text is only in the log)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage().strip())
 
 
 def keeping_last_good(site: Path, builder: Callable,
@@ -29,29 +45,45 @@ def keeping_last_good(site: Path, builder: Callable,
     link_copy(site, kept)
 
     def rebuild(config=None):
+        said, host = _Said(), logging.getLogger("mkdocs")
+        host.addHandler(said)
         try:
             builder(config)
         except Exception as error:  # noqa: BLE001 - any failure: the server keeps the last good build
             report(error)
             link_copy(kept, site)
-            show_failure(site, getattr(error, "lines", None) or [str(error) or type(error).__name__])
+            show_failure(site, failure_lines(said.lines, error))
             report("the rebuild failed (see above); the server keeps showing the last good build")
         else:
             link_copy(site, kept)
+        finally:
+            host.removeHandler(said)
 
     return rebuild
 
 
+def failure_lines(said: list[str], error: Exception) -> list[str]:
+    """What a failed build's banner lists: the warnings and errors logged while it ran (each
+    problem's ``file:line: reason`` among them), then what the error itself says, each once."""
+    own = getattr(error, "lines", None) or [f"{type(error).__name__}: {error}" if str(error) else type(error).__name__]
+    return list(dict.fromkeys(line for line in said + own if line))
+
+
 def show_failure(site: Path, lines: list[str]) -> None:
-    """Put a banner that names ``lines`` (``file:line: reason``) at the top of every page of ``site``,
-    which the reader can close. Each page is written anew: the kept build's hard links keep their
-    bytes, and the next good build has no banner."""
-    items = "".join(f"<li><code>{escape(line)}</code></li>" for line in lines)
-    banner = (f'<div class="{BANNER}" role="alert"><p><strong>The last edit failed the build.</strong> This is '
-              f"the last good build; fix these and save:</p><ul>{items}</ul>"
-              '<button type="button" onclick="this.parentElement.remove()">Close</button></div>')
+    """Put a banner that names ``lines`` (``file:line: reason``, at most ``BANNER_LINES``) on every
+    page of ``site``, at the foot of the window, with its Close button first. Each page is written
+    anew, with its mode: the kept build's hard links keep their bytes, and the next good build has
+    no banner."""
+    items = "".join(f"<li><code>{escape(line)}</code></li>" for line in lines[:BANNER_LINES])
+    if len(lines) > BANNER_LINES:
+        items += f"<li>and {len(lines) - BANNER_LINES} more: see the terminal</li>"
+    banner = (f'<div class="{BANNER}" role="alert"><button type="button" onclick="this.parentElement.remove()">'
+              "Close</button><p><strong>The last edit failed the build.</strong> This is the last good build; "
+              f"fix these and save:</p><ul>{items}</ul></div>")
     for page in site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         body = re.search(r"<body\b[^>]*>", text)
         if body is not None:
+            mode = page.stat().st_mode
             write_atomically(page, text[: body.end()] + banner + text[body.end():])
+            os.chmod(page, mode)

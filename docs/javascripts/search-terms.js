@@ -8,8 +8,19 @@
   var list = document.querySelector(".md-search-result__list");
   if (!input || !list) return;
 
+  // The words of the query as search matched them: not an excluded term (-word), and without the
+  // query syntax around a term (quotes, +, field:, *, ~2, ^10).
+  function queryWords() {
+    return input.value.toLowerCase().split(/\s+/)
+      .filter(function (term) { return term && term.charAt(0) !== "-"; })
+      .map(function (term) {
+        return term.replace(/["*]/g, "").replace(/^\+/, "").replace(/^\w+:/, "").replace(/[~^]\d*$/, "");
+      })
+      .join(" ").split(/[\s\-]+/).filter(Boolean).join(" ");
+  }
+
   function fill() {
-    var words = input.value.trim().toLowerCase().split(/[\s\-]+/).filter(Boolean).join(" ");
+    var words = queryWords();
     if (!words) return;
     list.querySelectorAll("a[href*='?h=']").forEach(function (link) {
       var url = new URL(link.href);
