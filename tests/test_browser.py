@@ -151,31 +151,53 @@ def figure_report(page, path: str) -> tuple[int, list[str]]:
             weak.append(f"{path} figure {index} is not visible ({box})")
             continue
         count += 1
-        shot = Image.open(io.BytesIO(figure_pixels(page, box)))
+        shot = figure_image(page, figure)
+        if shot is None:
+            weak.append(f"{path} figure {index} cannot be scrolled into view ({box})")
+            continue
         if contrast(shot) < 3:
             weak.append(f"{path} figure {index}: {contrast(shot):.2f}")
         boxes = figure.evaluate("""svg => { const o = svg.getBoundingClientRect();
             return [...svg.querySelectorAll('g.node')].map(g => { const r = g.getBoundingClientRect();
             return [r.x - o.x, r.y - o.y, r.width, r.height, g.textContent.trim()]; }); }""")
         for x, y, width, height, text in boxes:
+            if x + width > shot.width or y + height > shot.height:
+                continue  # outside what the viewport could show (a figure that scrolls sideways)
             inner = shot.crop((int(x) + 3, int(y) + 3, int(x + width) - 3, int(y + height) - 3))
             if inner.width > 4 and inner.height > 4 and contrast(inner) < 4.5:
                 weak.append(f"{path} figure {index} box {text!r}: {contrast(inner):.2f}")
     return count, weak
 
 
-def figure_pixels(page, box: dict) -> bytes:
-    """The page's pixels in ``box`` (viewport coordinates, the figure scrolled into view). An element
-    screenshot waits for the element to be "stable", which on a loaded machine ran past its 30 s
-    timeout for a figure in plain view; a full-page capture costs a second a figure: the viewport is
-    captured where the figure fits in it below the sticky header."""
-    viewport = page.viewport_size
+#: Scrolls the figure so that the part ``offset`` px below its top sits just under the header.
+SCROLL_TO_PART = """(svg, [offset, header]) => {
+  const top = svg.getBoundingClientRect().top + window.scrollY;
+  window.scrollTo({left: window.scrollX, top: top + offset - header, behavior: "instant"});
+}"""
+
+
+def figure_image(page, figure) -> Image.Image | None:
+    """The figure's pixels, captured one viewport-high strip at a time below the sticky header.
+    An element screenshot waits for the element to be "stable" (past its 30 s timeout on a loaded
+    machine), and a full-page capture re-lays the page out at another size, after which the clip
+    can miss the figure ("Clipped area is either empty or outside the resulting image")."""
     header = page.evaluate("document.querySelector('.md-header').getBoundingClientRect().bottom")
-    if box["y"] >= header and box["y"] + box["height"] <= viewport["height"]:
-        return page.screenshot(clip=box)
-    scroll = page.evaluate("[window.scrollX, window.scrollY]")
-    clip = {"x": box["x"] + scroll[0], "y": box["y"] + scroll[1], "width": box["width"], "height": box["height"]}
-    return page.screenshot(full_page=True, clip=clip)
+    view = page.viewport_size
+    box = figure.bounding_box()
+    width = max(1, int(min(box["width"], view["width"] - max(box["x"], 0))))
+    image = Image.new("RGB", (width, max(1, int(box["height"]))), "white")
+    done = 0
+    while done < image.height:
+        figure.evaluate(SCROLL_TO_PART, [done, header])
+        box = figure.bounding_box()
+        top, bottom = max(box["y"] + done, header), min(box["y"] + box["height"], view["height"])
+        if bottom - top < 1:
+            return None if done == 0 else image
+        clip = {"x": max(box["x"], 0), "y": top, "width": width, "height": bottom - top}
+        strip = Image.open(io.BytesIO(page.screenshot(clip=clip))).convert("RGB")
+        image.paste(strip, (0, int(top - box["y"])))
+        done = int(bottom - box["y"])
+    return image
 
 
 #: Measured in each page, in one pass: blocks wider than their box, text under a copy button,
