@@ -19,3 +19,11 @@ with allow_mutation_on_saved_tensors():
     z.sum().backward()
 print(x.grad)  # tensor([ 0.5403, -0.4161]) -> cos(x): the saved y was used
 print(y)  # tensor([2., 4.], grad_fn=<MulBackward0>)
+
+with allow_mutation_on_saved_tensors():
+    z = x.clone().sin()
+try:  # backward() outside the context the graph was recorded in
+    z.sum().backward()
+except AssertionError as error:
+    print(str(error).split(" context")[0])
+    #> Trying to backward outside of the 'allow_mutation_on_saved_tensors'
