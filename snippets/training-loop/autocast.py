@@ -1,4 +1,4 @@
-# docexec: figure=gradients draw=weight+bias+x+y+loss
+# docexec: draw=weight+bias+x+y+loss
 import torch
 from torch import nn
 
