@@ -495,7 +495,8 @@ def test_the_palette_toggle_switches_to_dark_and_back(browser, base_url):
 
 @pytest.mark.parametrize("term, chapter", [("grad_fn", "01-computational-graph/"),
                                            ("AccumulateGrad", "01-computational-graph/"),
-                                           ("retain_grad", "04-leaf-tensors/")])
+                                           ("retain_grad", "04-leaf-tensors/"),
+                                           ("GradScaler", "12-training-loop/")])
 def test_search_finds_the_modules_terms(browser, base_url, term, chapter):
     context, page, _ = open_page(browser, base_url, "light")
     page.locator("input.md-search__input").click()
