@@ -17,6 +17,7 @@ under CI (``CI=true``), where a missing browser is a failure: ``.ci/run`` instal
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import io
@@ -506,6 +507,10 @@ def test_search_finds_the_modules_terms(browser, base_url, term, chapter):
     links = [a.get_attribute("href") for a in page.locator(".md-search-result__item a").all()]
     page.locator(".md-search-result__item > a").first.click()  # the page's own result
     page.wait_for_load_state()
+    # the marks are added by scripts after the load event (a loaded CI run counted 0 right away);
+    # none within 10 s counts as 0 below
+    with contextlib.suppress(sync_api.TimeoutError):
+        page.locator(".md-content mark").first.wait_for(timeout=10_000)
     marked = page.locator(".md-content mark").count()
     context.close()
     assert any(chapter in (href or "") for href in links), links

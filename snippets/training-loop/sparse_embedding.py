@@ -12,9 +12,9 @@ print(grad.indices(), grad.values())
 #> tensor([[1, 4]]) tensor([[2., 2.],
 #>         [1., 1.]])
 
-torch.optim.SGD(embedding.parameters(), lr=0.1).step()  # takes sparse
+torch.optim.SGD(embedding.parameters(), lr=0.1).step()  # accepts it
 try:
     torch.optim.Adam(embedding.parameters()).step()
 except RuntimeError as error:
-    print(error)  # Adam does not support sparse gradients, ... -> see below
-torch.optim.SparseAdam(embedding.parameters()).step()  # updates rows 1 and 4
+    print(error)  # Adam does not support sparse gradients, ... -> SparseAdam:
+torch.optim.SparseAdam(embedding.parameters()).step()  # accepts it
