@@ -115,7 +115,8 @@ def test_notebook_text_is_plain_jupyter_markdown(results):
     built = notebook_of(results, CHAPTERS[0])
     markdown = "\n".join(c["source"] for c in built["cells"] if c["cell_type"] == "markdown")
     assert "!!! warning" not in markdown and "**Pitfall 1" in markdown  # admonitions became bold titles
-    assert "][" not in markdown  # reference links were inlined
+    prose = re.sub(r"^(`{3,})[^\n]*\n.*?^\1[ \t]*$", "", markdown, flags=re.M | re.S)  # code may hold ']['
+    assert "][" not in prose  # reference links were inlined
     assert "(attachment:tensors-vs-nodes.svg)" in markdown  # the concept diagram travels with it
     assert dumps(built) == dumps(notebook_of(results, CHAPTERS[0]))  # same bytes every time
 
@@ -216,3 +217,20 @@ def test_the_notebook_key_follows_every_input_and_nothing_else(results, tmp_path
     diagram = copy / chapter.diagrams[0].path
     diagram.write_text(diagram.read_text() + "\n// edited\n")
     assert notebook_key(chapter, moved) != base
+
+
+def test_an_answers_example_stays_inside_the_folded_answer_and_no_build_line_shows(results):
+    """A "find the bug" answer's fixed program is Markdown inside the answer's <details>: a code
+    cell there would split the answer and show the fix before the reader opens it. And no cell
+    carries a line that is there for the build (``<!-- docexec: exercise -->``)."""
+    inside, marked = 0, []
+    for page in CHAPTERS:
+        for cell in notebook_of(results, page)["cells"]:
+            source = cell["source"]
+            if cell["cell_type"] == "markdown":
+                assert source.count("<details") == source.count("</details>"), (page.name, source[:200])
+                inside += len(re.findall(r"<details.*?```python.*?</details>", source, re.S))
+            if "docexec:" in source:
+                marked.append((page.name, cell["id"]))
+    assert inside > 0  # some answers hold a fixed program: this test checks something
+    assert marked == []

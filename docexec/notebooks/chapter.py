@@ -54,7 +54,7 @@ class _Prose:
     def line(self, line: str, fenced: bool) -> str | None:
         """The line as Jupyter Markdown, or None for a line that goes (a reference definition)."""
         if not fenced:
-            if _REF_DEF.match(line):
+            if _REF_DEF.match(line) or _MARKER.match(line):
                 return None
             if self.base:
                 line = _PAGE_LINK.sub(lambda m: f"]({self.base}{m.group('page')}/{m.group('anchor') or ''})", line)
@@ -68,6 +68,11 @@ class _Prose:
                 return f"<details{' open' if match.group('kind') == '???+' else ''}><summary><b>{title}</b></summary>\n"
         return line[self.inside:] if self.inside is not None and line.startswith(" " * self.inside) else line
 
+    @property
+    def in_folded(self) -> bool:
+        """Whether the line reached is inside a folded admonition (an exercise's answer)."""
+        return self.inside is not None and self.folded
+
     def leave(self, line: str | None) -> str | None:
         """Leave the admonition if ``line`` (None: the page's end) is not inside it; returns the
         HTML that closes a folded one, if one is closed."""
@@ -79,8 +84,13 @@ class _Prose:
         return "\n</details>\n" if folded else None
 
     def links(self, text: str) -> str:
-        """``text`` with its reference-style links inlined."""
-        return _REF_USE.sub(self._use, text)
+        """``text`` with its reference-style links inlined, outside its code fences (code such as
+        ``n[0][1:]`` is left as it is)."""
+        pieces, last = [], 0
+        for block in _FENCE_BLOCK.finditer(text):
+            pieces += [_REF_USE.sub(self._use, text[last:block.start()]), block.group(0)]
+            last = block.end()
+        return "".join(pieces) + _REF_USE.sub(self._use, text[last:])
 
     def _use(self, match: re.Match) -> str:
         ref = (match.group("ref") or match.group("text")).lower()
@@ -153,6 +163,10 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
             cells.prose.append(closing)
         if index == len(page.lines):
             break
+        if index in fences and prose.in_folded and fences[index].answer is None:
+            _folded_fence(fences[index], results, drawings, cells)
+            index = fences[index].end + 1
+            continue
         if index in fences:
             _fence_cells(fences[index], results, drawings, cells)
             index = fences[index].end + 1
@@ -306,11 +320,33 @@ def _figure_cell(figure, drawings: Drawings, cells: _Cells) -> None:
 
 def _answer_cell(fence: Fence, results: Results, drawings: Drawings, cells: _Cells) -> None:
     """Where an exercise's answer is: what it printed in this build, and its figure, as Markdown."""
-    out = include_output(results, fence)
+    _printed_as_markdown(include_output(results, fence), drawings, cells)
+
+
+def _folded_fence(fence: Fence, results: Results, drawings: Drawings, cells: _Cells) -> None:
+    """An example inside a folded answer (a "find the bug" exercise's fixed program): its code and
+    what it printed, as Markdown inside the answer's <details>, which a code cell would break open
+    (the fix would show before the answer is opened)."""
+    def source(file: str) -> str:
+        return results.source(file) if fence.runs else (results.root / file).read_text(encoding="utf-8")
+
+    code = "\n\n".join(included_text(source(i.file), i.section) for i in fence.includes)
+    cells.prose.append(f"\n{_fenced(code, 'python')}\n")
+    if fence.runs:
+        _printed_as_markdown(include_output(results, fence), drawings, cells)
+
+
+def _fenced(text: str, language: str) -> str:
+    """``text`` in a Markdown code fence longer than any run of backticks in it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    mark = "`" * max(3, longest + 1)
+    return f"{mark}{language}\n{text}\n{mark}"
+
+
+def _printed_as_markdown(out, drawings: Drawings, cells: _Cells) -> None:
+    """What a run printed in this build, and its figures, as Markdown (answers are not run)."""
     if out.text:
-        longest = max((len(run) for run in re.findall(r"`+", out.text)), default=0)
-        fence_mark = "`" * max(3, longest + 1)
-        cells.prose.append(f"*What it printed in this build:*\n\n{fence_mark}text\n{out.text}\n{fence_mark}")
+        cells.prose.append(f"*What it printed in this build:*\n\n{_fenced(out.text, 'text')}")
     for figure in out.figures:
         name = f"{figure.name.rpartition('/')[2]}.svg"
         svg = labelled(drawings.svg(figure.dot, "nb"), figure.alt)
@@ -323,6 +359,10 @@ def dumps(notebook: dict) -> str:
     return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+#: A fenced code block of a notebook's Markdown (an answer's output or fixed program).
+_FENCE_BLOCK = re.compile(r"^(?P<mark>`{3,})[^\n]*\n.*?^(?P=mark)[ \t]*$", re.M | re.S)
+#: A line of the page that is there for the build only (``<!-- docexec: exercise -->``, ``show``).
+_MARKER = re.compile(r"^[ \t]*<!--[ \t]*docexec:.*-->[ \t]*$")
 #: Where the chapter notebooks for Colab are committed (``colab_notebook``), from the repository root.
 COLAB_FOLDER = "notebooks"
 #: The environment variable the publishing workflow sets to ``<owner>/<repository>/blob/<branch>``:
