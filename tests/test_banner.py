@@ -19,6 +19,17 @@ def test_a_failure_lists_what_was_logged_then_what_the_error_says_each_once():
     assert failure_lines([], RuntimeError()) == ["RuntimeError"]
 
 
+def test_a_problem_the_log_repeats_inside_more_text_is_listed_once():
+    class FoundError(Exception):
+        lines = ["snippets/a.py:3: claim does not hold"]
+
+    said = ["docexec: snippets/a.py:3: claim does not hold",
+            "1 file(s) failed (1 problem(s) in all); the first problem of each:\n"
+            "  snippets/a.py:3: claim does not hold\nFix the snippet or page.",
+            "Doc file 'b.md' contains a link 'nope.md', which is not found"]
+    assert failure_lines(said, FoundError("1 problem")) == [said[2], FoundError.lines[0]]
+
+
 def test_the_banner_lists_at_most_ten_lines_escaped_and_keeps_each_pages_mode(tmp_path):
     page = tmp_path / "site" / "a" / "index.html"
     page.parent.mkdir(parents=True)

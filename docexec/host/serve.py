@@ -64,9 +64,12 @@ def keeping_last_good(site: Path, builder: Callable,
 
 def failure_lines(said: list[str], error: Exception) -> list[str]:
     """What a failed build's banner lists: the warnings and errors logged while it ran (each
-    problem's ``file:line: reason`` among them), then what the error itself says, each once."""
+    problem's ``file:line: reason`` among them), then what the error itself says, each once. A
+    logged line that repeats one of the error's lines inside more text (the same problem with a
+    prefix, or the build's summary, which quotes it) is left out: the banner said it three times."""
     own = getattr(error, "lines", None) or [f"{type(error).__name__}: {error}" if str(error) else type(error).__name__]
-    return list(dict.fromkeys(line for line in said + own if line))
+    logged = [line for line in said if not any(mine and mine in line and mine != line for mine in own)]
+    return list(dict.fromkeys(line for line in logged + own if line))
 
 
 def show_failure(site: Path, lines: list[str]) -> None:
