@@ -29,7 +29,7 @@ from docexec.graphs.figures import Drawings
 from docexec.pages.render import include_output, labelled
 from docexec.run.results import Results
 from docexec.source.claims import hidden
-from docexec.source.includes import Fence, Page
+from docexec.source.includes import Fence, Page, fence_mark
 from docexec.source.snippets import included_text
 
 _ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?P<kind>!!!|\?\?\?\+?)[ \t]+\w+(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
@@ -338,8 +338,7 @@ def _folded_fence(fence: Fence, results: Results, drawings: Drawings, cells: _Ce
 
 def _fenced(text: str, language: str) -> str:
     """``text`` in a Markdown code fence longer than any run of backticks in it."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    mark = "`" * max(3, longest + 1)
+    mark = fence_mark(text)
     return f"{mark}{language}\n{text}\n{mark}"
 
 

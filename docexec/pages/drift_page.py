@@ -13,7 +13,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from docexec.source.includes import Fence, Page
+from docexec.source.includes import Fence, Page, fence_mark
 from docexec.source.snippets import split_target
 from docexec.versions.drift import ExampleDrift, Record, changed_lines, first_difference
 
@@ -85,8 +85,7 @@ def _code(text: str) -> str:
 
 def _block(lines: list[str], language: str, indent: str) -> list[str]:
     """A fenced block of ``lines`` (fence longer than any backtick run in them), indented."""
-    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
-    fence = "`" * max(3, longest + 1)
+    fence = fence_mark("\n".join(lines))
     body = [indent + line if line else "" for line in lines]
     return ["", f"{indent}{fence}{language}", *body, f"{indent}{fence}", ""]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from docexec.pages.drift_page import Note
 from docexec.run.results import Results
-from docexec.source.includes import Fence
+from docexec.source.includes import Fence, fence_mark
 
 
 @dataclass(frozen=True)
@@ -83,8 +83,7 @@ def _caption(path: str) -> str:
 def output_markdown(text: str, indent: str = "") -> list[str]:
     """An output block as Markdown lines: a ``text`` fence titled "Output" holding ``text``, its
     fence longer than any run of backticks in it, each line indented by ``indent``."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
+    fence = fence_mark(text)
     body = [indent + line if line else "" for line in text.split("\n")]
     return ["", f'{indent}{fence} text title="Output"', *body, f"{indent}{fence}", ""]
 

@@ -360,3 +360,9 @@ def _fences(lines: list[str]):
             end += 1
         index = end + 1
         yield start, min(end, len(lines) - 1), indent, opening.group("info").split()
+
+
+def fence_mark(text: str) -> str:
+    """A Markdown code fence for ``text``: backticks, at least three, more than any run in it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
