@@ -57,9 +57,10 @@ def markdown_extensions(skip: tuple[str, ...] = ()) -> tuple[list[str], dict[str
     return names, configs
 
 
-#: The caches a copy of the site carries (``site_copy``): the runs and the drawings, what a build
-#: costs most; the pages' and notebooks' caches stay behind, so each copy converts its pages.
-CARRIED_CACHES = ("runs", "svg")
+#: The caches a copy of the site carries (``site_copy``): all of the build's. Each entry is keyed on
+#: everything it was made from, so a copy converts, runs and draws again only what a test changed;
+#: a test whose point is a cold build uses ``cold_site_copy``.
+CARRIED_CACHES = ("runs", "svg", "pages", "notebooks", "notebook-html", "installation")
 
 
 @pytest.fixture(scope="session")
@@ -100,8 +101,8 @@ def copy_site_files(target: Path) -> Path:
 
 @pytest.fixture
 def site_copy(tmp_path: Path, warm_site: Path) -> Path:
-    """A copy of everything a site build reads, in a temp folder, with the repository's run and
-    drawing caches (``CARRIED_CACHES``): only what a test changes runs again."""
+    """A copy of everything a site build reads, in a temp folder, with the repository's caches
+    (``CARRIED_CACHES``): only what a test changes runs, converts or draws again."""
     copy_site_files(tmp_path)
     copy_caches(tmp_path)
     return tmp_path
@@ -113,11 +114,54 @@ def cold_site_copy(tmp_path: Path) -> Path:
     return copy_site_files(tmp_path)
 
 
-def run_all(root: Path, folder: str = "snippets", paths: list[str] | None = None, **options):
+class SharedWorker:
+    """The worker that ``run_all`` hands from runner to runner within one test process: each test's
+    run then costs forks, not another import of torch (about 3 s). ``mkdocs serve`` keeps its worker
+    between builds the same way. A test that needs a worker nothing ran in before (what a fresh
+    worker imports, warns or holds) makes its own ``Runner`` or calls ``run_all(fresh=True)``."""
+
+    def __init__(self):
+        self.worker = None
+
+    def take(self):
+        worker, self.worker = self.worker, None
+        return worker
+
+    def give(self, worker) -> None:
+        self.stop()
+        self.worker = worker
+
+    def stop(self) -> None:
+        from docexec.run.execute import stop_worker
+
+        if self.worker is not None and self.worker.poll() is None:
+            stop_worker(self.worker, grace=0)
+        self.worker = None
+
+
+SHARED = SharedWorker()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _stop_the_shared_worker():
+    yield
+    SHARED.stop()
+
+
+def run_all(root: Path, folder: str = "snippets", paths: list[str] | None = None, fresh: bool = False,
+            **options):
     """Run ``paths`` (default: every snippet under ``folder``) with a new ``Runner`` and return the
-    complete ``Results``."""
+    complete ``Results``. The runner uses the test process's shared worker (``SHARED``) unless
+    ``fresh`` or another interpreter is asked for, and gives it back after a run that went well."""
     from docexec.run.runner import Runner
 
-    runner = Runner(root, folder, **options)
-    runner.start(paths)
-    return runner.wait()
+    shared = not fresh and options.get("python") is None
+    runner = Runner(root, folder, worker=SHARED.take() if shared else None, **options)
+    try:
+        runner.start(paths)
+        results = runner.wait()
+    finally:
+        if shared:
+            SHARED.give(runner.hand_over())
+        runner.close()
+    return results

@@ -561,7 +561,7 @@ def test_a_first_use_of_torch_func_shows_what_it_warns_even_after_the_worker_imp
                                                        "jvp(torch.sin, (torch.ones(2),), (torch.ones(2),))\n"})
     alone = subprocess.run([sys.executable, "snippets/first_use.py"], cwd=tmp_path, capture_output=True, text=True)
     assert "Warning" in alone.stderr  # what a reader sees
-    run = run_all(tmp_path, cache=False).runs["snippets/first_use.py"]
+    run = run_all(tmp_path, cache=False, fresh=True).runs["snippets/first_use.py"]
     assert run.ok and run.output.count("Warning") == alone.stderr.count("Warning")
     monkeypatch.delenv("PYTHONWARNINGS")
     code = "from docexec.run.worker import preload; print(preload._warm_imports())"

@@ -30,7 +30,7 @@ HOSTS = {
 
 
 def copy_site(target: Path) -> Path:
-    """What a build reads, with the repository's run and drawing caches (so only what a test breaks
+    """What a build reads, with the repository's caches (so only what a test breaks
     runs) and the committed drift record (its notes and, with the hook, its page)."""
     copy_site_files(target)
     copy_caches(target)

@@ -37,29 +37,36 @@ def test_the_same_run_draws_the_same_bytes(results):
     assert {p: r.graph_dot for p, r in again.runs.items()} == {p: r.graph_dot for p, r in results.runs.items()}
 
 
-def with_and_without_recording(root: Path, path: Path) -> tuple[str, str]:
-    """The output of ``path`` as it is, and with its option line blanked (same line numbers)."""
-    source = path.read_text(encoding="utf-8")
-    plain = "\n".join("#" if line.startswith("# docexec: figure=") else line for line in source.split("\n"))
-    copy = root / "snippets" / "plain" / path.name
-    copy.parent.mkdir(parents=True, exist_ok=True)
-    copy.write_text(plain, encoding="utf-8")
-    recorded = root / "snippets" / "recorded" / path.name
-    recorded.parent.mkdir(parents=True, exist_ok=True)
-    recorded.write_text(source, encoding="utf-8")
-    found = run_all(root, cache=False)
-    return (found.runs[f"snippets/recorded/{path.name}"].output, found.runs[f"snippets/plain/{path.name}"].output)
-
-
 def site_examples_with_facts() -> list[str]:
     return [p for p in discover(ROOT) if options((ROOT / p).read_text(encoding="utf-8")).get("figure")]
 
 
-@pytest.mark.parametrize("path", site_examples_with_facts() + [f"{FOLDER}/{n}.py" for n in ("gradients", "custom")])
-def test_recording_changes_nothing_an_example_prints_or_computes(tmp_path, path):
+RECORDED = site_examples_with_facts() + [f"{FOLDER}/{n}.py" for n in ("gradients", "custom")]
+
+
+@pytest.fixture(scope="module")
+def with_and_without_recording(tmp_path_factory) -> dict[str, tuple[str, str]]:
+    """Each of ``RECORDED``'s outputs as it is, and with its option line blanked (same line
+    numbers), all run in one go: ``path -> (recorded, plain)``."""
+    root = tmp_path_factory.mktemp("recording")
+    copies = {}
+    for number, path in enumerate(RECORDED):
+        source = (ROOT / path).read_text(encoding="utf-8")
+        plain = "\n".join("#" if line.startswith("# docexec: figure=") else line for line in source.split("\n"))
+        name = Path(path).name
+        copies[path] = (f"snippets/recorded{number}/{name}", f"snippets/plain{number}/{name}")
+        for copy, text in zip(copies[path], (source, plain), strict=True):
+            (root / copy).parent.mkdir(parents=True)
+            (root / copy).write_text(text, encoding="utf-8")
+    found = run_all(root, cache=False).runs
+    return {path: (found[recorded].output, found[plain].output) for path, (recorded, plain) in copies.items()}
+
+
+@pytest.mark.parametrize("path", RECORDED)
+def test_recording_changes_nothing_an_example_prints_or_computes(with_and_without_recording, path):
     """Every example whose figure records facts prints the same (its claims, gradients included)
     with the recording and without it."""
-    recorded, plain = with_and_without_recording(tmp_path, ROOT / path)
+    recorded, plain = with_and_without_recording[path]
     assert recorded == plain and plain
 
 

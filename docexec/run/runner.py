@@ -86,11 +86,14 @@ class Runner:
         python: the interpreter the worker runs (default: this one). Another interpreter (another
             PyTorch, see ``docexec.versions.drift``) runs without the run cache, whose keys name this
             interpreter's torch.
+        worker: a worker already started (``start_worker``, or ``hand_over`` of another runner of
+            the same interpreter), used by the first run instead of starting one: a caller that runs
+            many small repositories in turn (the test suite) pays torch's import once.
     """
 
     def __init__(self, root: Path, folder: str = SNIPPETS_DIR, jobs: int | None = None,
                  timeout: float = DEFAULT_TIMEOUT, cache: bool = True, execute: bool = True,
-                 python: str | None = None):
+                 python: str | None = None, worker: Worker | None = None):
         self.root = Path(root).resolve()
         self.folder = folder
         self.jobs = jobs
@@ -106,7 +109,7 @@ class Runner:
         # (``cache.environment``, read once per process).
         self._keys: dict[str, tuple[bytes, dict, str | None]] = {}
         self._early_changed: bool | None = None  # prestart's installation_changed(), for start
-        self._workers = _Workers()  # kept: started early by prestart(), or kept after a run
+        self._workers = _Workers(kept=worker)  # kept: given, started early by prestart(), or kept after a run
         weakref.finalize(self, self._workers.stop)
         self._looked = False  # prestart() found every snippet cached since the last start()
         self._thread: threading.Thread | None = None  # the run under way in the background
@@ -342,6 +345,16 @@ class Runner:
         self._failure = None
         self._stopping = False
         self._fail_pending(ExecutionError("the run was stopped"))
+
+    def hand_over(self) -> Worker | None:
+        """The worker kept after the last run (torch imported, waiting), taken out of this runner so
+        that another runner can use it (``Runner(worker=...)``); None if there is none or a run is
+        under way. The worker's processes start from what it imported before: a caller whose run must
+        see a fresh worker starts one instead."""
+        if self._thread is not None and self._thread.is_alive():
+            return None
+        worker, self._workers.kept = self._workers.kept, None
+        return worker if worker is not None and worker.alive() else None
 
     def close(self) -> None:
         """Stop a run under way and a worker started early: nothing of this runner keeps running."""
