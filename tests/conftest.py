@@ -59,7 +59,7 @@ def markdown_extensions(skip: tuple[str, ...] = ()) -> tuple[list[str], dict[str
 
 #: The caches a copy of the site carries (``site_copy``): all of the build's. Each entry is keyed on
 #: everything it was made from, so a copy converts, runs and draws again only what a test changed;
-#: a test whose point is a cold build uses ``cold_site_copy``.
+#: a test whose point is a cold build copies the files alone (``copy_site_files``).
 CARRIED_CACHES = ("runs", "svg", "pages", "notebooks", "notebook-html", "installation")
 
 
@@ -80,7 +80,13 @@ def warm_site(tmp_path_factory) -> Path:
                                   cwd=ROOT, capture_output=True, text=True,
                                   env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
             assert proc.returncode == 0, proc.stderr[-4000:]
+            build_log(out).write_text(proc.stderr, encoding="utf-8")
     return out
+
+
+def build_log(site: Path) -> Path:
+    """Where ``warm_site`` keeps what its build logged (next to the site: whether it ran cold)."""
+    return site.with_name(site.name + ".log")
 
 
 def copy_caches(target: Path, names: tuple[str, ...] = CARRIED_CACHES) -> None:
@@ -106,12 +112,6 @@ def site_copy(tmp_path: Path, warm_site: Path) -> Path:
     copy_site_files(tmp_path)
     copy_caches(tmp_path)
     return tmp_path
-
-
-@pytest.fixture
-def cold_site_copy(tmp_path: Path) -> Path:
-    """A copy of everything a site build reads, without any cache: every example runs."""
-    return copy_site_files(tmp_path)
 
 
 class SharedWorker:

@@ -1,15 +1,16 @@
 """What a reader gets, checked in a real browser: Debian's Chromium driven by Playwright.
 
 The built site is served on 127.0.0.1, and every page is visited at 390 px (a phone) and 1280 px (a
-desktop) wide, in both palettes. Every page must load with no console error, no failed request and
-no request to another host, and axe-core must report no serious or critical accessibility
-violation. On the chapters and their notebooks: no code or output block is wider than its box, the
-copy button covers no text, figures are visible and readable in both palettes (box labels at
-least 12 px at 1280 px; at 390 px at least 10 px, or the figure opens full screen where they are),
-tooltips sit on whole words used in the glossary's sense, and a notebook's page links back to its
+desktop) wide in the light palette, and at 1280 px in the dark one (``VISITS``). Every page must
+load with no console error, no failed request and no request to another host, and axe-core must
+report no serious or critical accessibility violation. On the chapters and their notebooks: no
+code or output block is wider than its box, the copy button covers no text, figures are visible
+and readable in both palettes (box labels at least 12 px at 1280 px; at 390 px at least 10 px, or
+the figure opens full screen where they are), tooltips sit on whole words used in the glossary's
+sense, and a notebook's page links back to its
 chapter and offers the download. Search must find the module's terms, and the copy button must copy
 the runnable snippet, and an output exactly as printed. Screenshots of every chapter and notebook
-page, at both widths in both palettes, are written to ``.cache/screenshots/``.
+page, at both widths in both palettes, are written to ``.cache/screenshots/`` by ``make screenshots``.
 
 Without Chromium (``/usr/bin/chromium``) these tests are skipped with the install command, except
 under CI (``CI=true``), where a missing browser is a failure: ``.ci/run`` installs it.
@@ -94,6 +95,11 @@ NOTEBOOKS = [f"notebooks/{path}" for path in CHAPTERS]
 
 WIDTHS = (390, 1280)  # a phone and a desktop, in CSS pixels
 SCHEMES = ("light", "dark")
+#: The palettes and widths every page is visited in. A palette changes colours only, and colours do
+#: not change with the width: the layout is measured at both widths in the light palette, colours
+#: (figures' contrast, axe's colour-contrast rule) at 1280 px in both palettes. ``make
+#: screenshots`` visits the fourth combination too, for a person to look at.
+VISITS = [("light", 390), ("light", 1280), ("dark", 1280)] + ([("dark", 390)] if TAKE_SHOTS else [])
 #: The smallest a figure's box label may be drawn, in CSS pixels, at each width; at 390 px a figure
 #: with smaller labels must open full screen, where they reach it.
 LABEL_PX = {1280: 12, 390: 10}
@@ -365,7 +371,8 @@ def visit(browser, base_url: str, path: str, scheme: str, width: int) -> dict:
 def accessibility_violations(page, scheme: str, width: int) -> list[str]:
     """axe-core's serious and critical violations on ``page``. A palette changes colours only, and
     colours not with the width: every rule runs in the light palette at each width but the colour
-    contrast, which runs at 1280 px in both palettes (and alone in the dark one)."""
+    contrast, which runs at 1280 px in both palettes (and alone in the dark one); nothing runs in
+    the dark palette at 390 px (only ``make screenshots`` visits it)."""
     if not AXE.exists() or (scheme == "dark" and width != 1280):
         return []
     page.add_script_tag(path=str(AXE))
@@ -390,13 +397,13 @@ def visit_all(base_url: str, jobs: list[tuple[str, str, int]]) -> dict:
 
 @pytest.fixture(scope="module")
 def visits(base_url) -> dict:
-    """Every page at both widths in both palettes, visited once each: ``(path, scheme, width)`` ->
+    """Every page in each of ``VISITS``, visited once each: ``(path, scheme, width)`` ->
     what ``visit`` measured. Three browsers share the visits: a visit mostly waits for its page."""
     from concurrent.futures import ThreadPoolExecutor
 
     if TAKE_SHOTS:
         SHOTS.mkdir(parents=True, exist_ok=True)
-    jobs = [(path, scheme, width) for width in WIDTHS for scheme in SCHEMES for path in site_pages()]
+    jobs = [(path, scheme, width) for scheme, width in VISITS for path in site_pages()]
     with ThreadPoolExecutor(max_workers=3) as pool:
         shares = list(pool.map(lambda share: visit_all(base_url, share), [jobs[i::3] for i in range(3)]))
     found = {job: share[job] for job in jobs for share in shares if job in share}
@@ -419,7 +426,7 @@ def test_every_page_loads_cleanly_and_stays_on_this_host(visits):
 
 
 def test_every_chapter_and_notebook_page_is_measured(visits):
-    assert len(reader_pages(visits)) == len(WIDTHS) * len(SCHEMES) * (len(CHAPTERS) + len(NOTEBOOKS))
+    assert len(reader_pages(visits)) == len(VISITS) * (len(CHAPTERS) + len(NOTEBOOKS))
     if TAKE_SHOTS:
         for path in CHAPTERS + NOTEBOOKS:
             assert (SHOTS / shot_name(path, 390, "dark")).is_file()
