@@ -271,7 +271,13 @@ def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path
             os.kill(os.getppid(), signal.SIGKILL)
             time.sleep(60)
             """,
-        "slow_import.py": "import time\ntime.sleep(0.5)\n",  # lets the sub-worker take the slot first
+        # the worker's import ends once the sub-worker's snippet holds the slot, however loaded the machine
+        "slow_import.py": f"""
+            import os
+            import time
+            while not os.path.exists({str(tmp_path / "killer.pid")!r}):
+                time.sleep(0.01)
+            """,
     })
     snippets = [p for p in paths if p.startswith("snippets/")]
     needs = {"snippets/k/after.py": ["slow_import"], "snippets/k/kills_its_parent.py": ["json.tool"]}
@@ -302,9 +308,12 @@ def test_a_worker_killed_by_its_snippet_leaves_no_sub_worker_waiting_for_a_slot(
     from docexec.run.execute import start_worker
 
     paths = write_snippets(tmp_path, {
-        "snippets/k/kills_the_worker.py": """
+        "snippets/k/kills_the_worker.py": f"""
             import os
             import signal
+            import time
+            open({str(tmp_path / "slot.taken")!r}, "w").close()
+            time.sleep(0.5)  # the sub-worker, done importing, now waits for the slot
             os.kill(os.getppid(), signal.SIGKILL)
             """,
         "snippets/k/in_a_sub_worker.py": f"""
@@ -312,7 +321,13 @@ def test_a_worker_killed_by_its_snippet_leaves_no_sub_worker_waiting_for_a_slot(
             open({str(tmp_path / "sub.pid")!r}, "w").write(str(os.getppid()))
             print("ran")  # ran
             """,
-        "slow_import.py": "import time\ntime.sleep(0.5)\n",  # lets the worker's snippet take the slot first
+        # the sub-worker's import ends once the worker's snippet holds the slot, however loaded the machine
+        "slow_import.py": f"""
+            import os
+            import time
+            while not os.path.exists({str(tmp_path / "slot.taken")!r}):
+                time.sleep(0.01)
+            """,
     })
     snippets = [p for p in paths if p.startswith("snippets/")]
     worker = start_worker(tmp_path)
