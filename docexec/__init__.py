@@ -46,7 +46,8 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
   * ``docexec.pages.expand``      a page's Markdown with includes and outputs put in (for tests and tools).
 
 ``notebooks``: a chapter as a notebook
-  * ``docexec.notebooks.chapter``        the chapter notebook and its Colab copy, from the page record;
+  * ``docexec.notebooks.chapter``        the chapter notebook, from the page record;
+  * ``docexec.notebooks.colab``          its copy committed for Colab, and the address that opens it;
   * ``docexec.notebooks.notebook_html``  a notebook's page as mkdocs-jupyter shows one: kept, or asked of convert;
   * ``docexec.notebooks.convert``        the converting process (the only one that imports nbconvert);
   * ``docexec.notebooks.notebook_jobs``  a build's notebooks, made in the background.

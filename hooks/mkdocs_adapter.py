@@ -45,7 +45,8 @@ from docexec.core import compat
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
 from docexec.host.serve import keeping_last_good
-from docexec.notebooks.chapter import colab_url, title_of
+from docexec.notebooks.chapter import title_of
+from docexec.notebooks.colab import colab_url
 from docexec.notebooks.notebook_html import STYLESHEET_LINK, NotebookError
 from docexec.notebooks.notebook_jobs import NotebookJobs
 from docexec.pages import drift_page, render

@@ -8,7 +8,8 @@ import sys
 
 from docexec.core.files import write_atomically
 from docexec.graphs import figures
-from docexec.notebooks.chapter import COLAB_FOLDER, chapter_notebook, colab_notebook, dumps
+from docexec.notebooks.chapter import chapter_notebook, dumps
+from docexec.notebooks.colab import COLAB_FOLDER, colab_notebook
 from docexec.run.results import run_problem
 from docexec.run.runner import Runner
 from docexec.source import claims, rewrite
