@@ -7,10 +7,10 @@ report no serious or critical accessibility violation. On the chapters and their
 code or output block is wider than its box, the copy button covers no text, figures are visible
 and readable in both palettes (box labels at least 12 px at 1280 px; at 390 px at least 10 px, or
 the figure opens full screen where they are), tooltips sit on whole words used in the glossary's
-sense, and a notebook's page links back to its
-chapter and offers the download. Search must find the module's terms, and the copy button must copy
-the runnable snippet, and an output exactly as printed. Screenshots of every chapter and notebook
-page, at both widths in both palettes, are written to ``.cache/screenshots/`` by ``make screenshots``.
+sense, and a notebook's page links back to its chapter and offers the download. Search must find
+the module's terms, and the copy button must copy the runnable snippet, and an output exactly as
+printed. ``make screenshots`` writes screenshots of every chapter and notebook page, at both widths
+in both palettes, to ``.cache/screenshots/``.
 
 Without Chromium (``/usr/bin/chromium``) these tests are skipped with the install command, except
 under CI (``CI=true``), where a missing browser is a failure: ``.ci/run`` installs it.
