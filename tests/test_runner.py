@@ -120,6 +120,28 @@ def test_a_runner_keeps_its_worker_for_the_next_run(tmp_path):
     assert first.poll() is not None  # closed with the runner
 
 
+def test_a_worker_handed_over_runs_the_next_runners_snippets_in_another_repository(tmp_path):
+    """``hand_over`` takes the kept worker out of a runner (which then stops nothing when closed);
+    ``Runner(worker=...)`` runs its first run with it: the example's parent is that worker."""
+    write_snippets(tmp_path / "a", {"snippets/c/a.py": 'print("one")  # one\n'})
+    write_snippets(tmp_path / "b", {"snippets/c/b.py": "import os\nprint(os.getppid())\n"})
+    first = Runner(tmp_path / "a")
+    first.start()
+    first.wait()
+    worker = first.hand_over()
+    first.close()
+    assert worker is not None and worker.poll() is None and first.hand_over() is None
+    second = Runner(tmp_path / "b", cache=False, worker=worker)
+    try:
+        second.start()
+        assert second.wait().runs["snippets/c/b.py"].output == f"{worker.pid}\n"
+        assert second.hand_over() is worker
+    finally:
+        second.close()
+        worker.kill()
+        worker.wait()
+
+
 def test_keep_ready_starts_the_worker_that_the_next_run_uses_when_every_result_was_cached(tmp_path):
     """``mkdocs serve`` asks for a worker after a first build that ran nothing: the first edited
     example is then run by it, not by a worker that must import torch first."""
