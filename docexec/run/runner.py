@@ -185,12 +185,12 @@ class Runner:
         every = paths is None
         paths = discover(self.root, self.folder) if paths is None else list(paths)
         self.futures = {path: Future() for path in paths}
-        limits, keys = {}, {}
+        found_options, keys = {}, {}
         changed = self.cache is not None and (self.cache.installation_changed() if self._early_changed is None
                                               else self._early_changed)
         self._trusted = self.cache is not None and not changed
         for path in paths:
-            found = self._look_up(path, limits, keys)
+            found = self._look_up(path, found_options, keys)
             if found is not None:
                 self.futures[path].set_result(found)
         self._early_changed = None  # used once: the next build looks again
@@ -208,12 +208,13 @@ class Runner:
             worker = None
         self._workers.running = worker if worker is not None else start_worker(self.root, self.python)
         self._failure = None
-        self._thread = threading.Thread(target=self._run, args=(limits, keys, every), name="docexec-run", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(found_options, keys, every), name="docexec-run",
+                                        daemon=True)
         self._thread.start()
 
-    def _look_up(self, path: str, limits: dict, keys: dict) -> RunResult | None:
+    def _look_up(self, path: str, found_options: dict, keys: dict) -> RunResult | None:
         """The cached result of ``path`` if valid, a failed result if it cannot run (not UTF-8, bad
-        options), else None (it must run; its limits and cache key are noted in ``limits`` and ``keys``)."""
+        options), else None (it must run; its options and cache key are noted in ``found_options`` and ``keys``)."""
         data = self._bytes(path)
         try:
             data.decode("utf-8-sig")
@@ -222,7 +223,7 @@ class Runner:
             return RunResult(path=path, ok=False, error_type="Encoding", error_line=line,
                              error_message=f"is not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8")
         try:
-            limits[path], key = self._options_and_key(path)
+            found_options[path], key = self._options_and_key(path)
         except OptionsError as exc:
             return RunResult(path=path, ok=False, error_type="Options", error_message=str(exc), error_line=exc.line)
         if self.cache is None:
@@ -246,7 +247,7 @@ class Runner:
         self._keys[path] = (data, found, key)
         return found, key
 
-    def _run(self, limits: dict, keys: dict, every: bool) -> None:
+    def _run(self, found_options: dict, keys: dict, every: bool) -> None:
         """The background thread of a run: run the snippets that must run, keep each result as it comes."""
         def keep(result: RunResult) -> None:
             if self._stopping:  # cancel() stops the worker: what it says of the snippets it ran is dropped
@@ -257,7 +258,7 @@ class Runner:
             self.futures[result.path].set_result(result)
 
         try:
-            run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=limits,
+            run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=found_options,
                          needs={p: self._needs(p) for p in self.executed}, worker=self._workers.running,
                          on_result=keep, keep=True)
             if self._stopping:
