@@ -154,7 +154,7 @@ _OPTIONS = re.compile(r"^(?P<indent>[ \t]*)#[ \t]*docexec:[ \t]*(?P<items>.*)$")
 _OPTION_LINE = re.compile(r"^#[ \t]*docexec:")
 #: A name ``draw=`` accepts: a global of the example, or an attribute path from one (``model.weight``).
 _DRAWN_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
-#: What each option may be: its name in results, and the range of a finite number it takes.
+#: The numeric options: each one's key in the dict ``options`` returns, and the range of the finite number it takes.
 _KNOWN = {"timeout": ("timeout", 0.1, 3600.0, "seconds"), "memory": ("memory_mb", 16.0, 1_048_576.0, "MiB")}
 
 
