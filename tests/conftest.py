@@ -61,6 +61,9 @@ def markdown_extensions(skip: tuple[str, ...] = ()) -> tuple[list[str], dict[str
 #: everything it was made from, so a copy converts, runs and draws again only what a test changed;
 #: a test whose point is a cold build copies the files alone (``copy_site_files``).
 CARRIED_CACHES = ("runs", "svg", "pages", "notebooks", "notebook-html", "installation")
+#: The caches only a site build writes (tests that run examples fill the run cache too): when none
+#: is there as the session's first build starts, that build is cold in every stage it has.
+BUILD_CACHES = ("svg", "pages", "notebooks", "notebook-html")
 
 
 @pytest.fixture(scope="session")
@@ -76,17 +79,26 @@ def warm_site(tmp_path_factory) -> Path:
     with open(lock, "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         if not (out / "index.html").is_file():
+            cold = not any((ROOT / ".cache/docexec" / name).exists() for name in BUILD_CACHES)
             proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
                                   cwd=ROOT, capture_output=True, text=True,
                                   env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
             assert proc.returncode == 0, proc.stderr[-4000:]
             build_log(out).write_text(proc.stderr, encoding="utf-8")
+            if cold:
+                cold_marker(out).touch()
     return out
 
 
 def build_log(site: Path) -> Path:
-    """Where ``warm_site`` keeps what its build logged (next to the site: whether it ran cold)."""
+    """Where ``warm_site`` keeps what its build logged."""
     return site.with_name(site.name + ".log")
+
+
+def cold_marker(site: Path) -> Path:
+    """A file next to ``warm_site``'s site when its build found none of ``BUILD_CACHES`` (a fresh
+    clone); with its log saying that every example ran, it was cold in every stage."""
+    return site.with_name(site.name + ".cold")
 
 
 def copy_caches(target: Path, names: tuple[str, ...] = CARRIED_CACHES) -> None:
@@ -122,14 +134,20 @@ class SharedWorker:
 
     def __init__(self):
         self.worker = None
+        self.environment: dict[str, str] = {}  # what the worker was started with
 
     def take(self):
+        """The shared worker, or None (the runner starts one): also when the environment changed
+        since it started (a test's monkeypatch.setenv), which it would not see."""
+        if self.worker is not None and dict(os.environ) != self.environment:
+            self.stop()
         worker, self.worker = self.worker, None
         return worker
 
     def give(self, worker) -> None:
+        """Keep ``worker`` (the runner's ``hand_over``; started, or taken, in this environment)."""
         self.stop()
-        self.worker = worker
+        self.worker, self.environment = worker, dict(os.environ)
 
     def stop(self) -> None:
         from docexec.run.execute import stop_worker

@@ -368,16 +368,21 @@ def visit(browser, base_url: str, path: str, scheme: str, width: int) -> dict:
     return found
 
 
+#: axe-core's rules that judge colours (tagged ``cat.color`` in axe-core 4.14: the contrast of text,
+#: and a link told from the text around it by colour alone).
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+
 def accessibility_violations(page, scheme: str, width: int) -> list[str]:
     """axe-core's serious and critical violations on ``page``. A palette changes colours only, and
     colours not with the width: every rule runs in the light palette at each width but the colour
-    contrast, which runs at 1280 px in both palettes (and alone in the dark one); nothing runs in
-    the dark palette at 390 px (only ``make screenshots`` visits it)."""
+    rules (``COLOUR_RULES``), which run at 1280 px in both palettes (and alone in the dark one);
+    nothing runs in the dark palette at 390 px (only ``make screenshots`` visits it)."""
     if not AXE.exists() or (scheme == "dark" and width != 1280):
         return []
     page.add_script_tag(path=str(AXE))
     if scheme == "dark":
-        options = "runOnly: {type: 'rule', values: ['color-contrast']}"
+        options = f"runOnly: {{type: 'rule', values: {COLOUR_RULES}}}"
     else:
         options = "rules: {'color-contrast': {enabled: " + ("true" if width == 1280 else "false") + "}}"
     result = page.evaluate(f"axe.run(document, {{resultTypes: ['violations'], {options}}})")

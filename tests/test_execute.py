@@ -275,7 +275,8 @@ def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path
         "slow_import.py": f"""
             import os
             import time
-            while not os.path.exists({str(tmp_path / "killer.pid")!r}):
+            deadline = time.monotonic() + 20  # past it, the test fails on what ran instead of hanging
+            while not os.path.exists({str(tmp_path / "killer.pid")!r}) and time.monotonic() < deadline:
                 time.sleep(0.01)
             """,
     })
@@ -325,7 +326,8 @@ def test_a_worker_killed_by_its_snippet_leaves_no_sub_worker_waiting_for_a_slot(
         "slow_import.py": f"""
             import os
             import time
-            while not os.path.exists({str(tmp_path / "slot.taken")!r}):
+            deadline = time.monotonic() + 20  # past it, the test fails on what ran instead of hanging
+            while not os.path.exists({str(tmp_path / "slot.taken")!r}) and time.monotonic() < deadline:
                 time.sleep(0.01)
             """,
     })
@@ -340,7 +342,9 @@ def test_a_worker_killed_by_its_snippet_leaves_no_sub_worker_waiting_for_a_slot(
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     thread.join(30)
-    assert not thread.is_alive(), "the build still waits: the sub-worker outlived its worker"
+    if thread.is_alive():
+        worker.kill()
+        pytest.fail("the build still waits: the sub-worker outlived its worker")
     results = answered[0]  # each snippet fails, saying why; nothing raises
     killer, other = results["snippets/k/kills_the_worker.py"], results["snippets/k/in_a_sub_worker.py"]
     assert not killer.ok and "killed by signal 9 while it ran this example" in killer.error_message

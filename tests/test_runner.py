@@ -142,6 +142,14 @@ def test_a_worker_handed_over_runs_the_next_runners_snippets_in_another_reposito
         worker.wait()
 
 
+def test_a_worker_of_another_interpreter_is_refused(tmp_path):
+    """Its snippets would see another torch, and their results would be cached as this one's."""
+    from types import SimpleNamespace
+
+    with pytest.raises(ValueError, match="a worker of /other/python cannot run the snippets"):
+        Runner(tmp_path, worker=SimpleNamespace(python="/other/python"))
+
+
 def test_keep_ready_starts_the_worker_that_the_next_run_uses_when_every_result_was_cached(tmp_path):
     """``mkdocs serve`` asks for a worker after a first build that ran nothing: the first edited
     example is then run by it, not by a worker that must import torch first."""

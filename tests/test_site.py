@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PIN, ROOT, build_log, copy_site_files
+from .conftest import PIN, ROOT, build_log, cold_marker, copy_site_files
 
 pytestmark = pytest.mark.slow
 
@@ -191,10 +191,11 @@ def test_a_build_that_stops_early_leaves_no_snippet_running(site_copy, tmp_path)
 def test_a_cold_build_and_a_warm_build_write_the_same_bytes(warm_site, tmp_path):
     """A cold build converts the notebooks in another order (those waiting for slow snippets
     last) and fills pages in after converting them: what it writes must not show it. The
-    session's first build is the cold one when it ran every snippet (a fresh clone, as in CI);
-    otherwise a copy without any cache is built cold here."""
+    session's first build is the cold one when it found no build cache and ran every example (a
+    fresh clone, as in CI: ``cold_marker``); otherwise a copy without any cache is built cold here."""
     cold_log = build_log(warm_site).read_text(encoding="utf-8")
-    if re.search(r"docexec: \d+ snippets: [1-9]\d* run, 0 from the cache", cold_log):
+    if cold_marker(warm_site).exists() and re.search(r"docexec: \d+ snippets: [1-9]\d* run, 0 from the cache",
+                                                    cold_log):
         root, cold_site = ROOT, warm_site
     else:
         (tmp_path / "copy").mkdir()

@@ -152,10 +152,12 @@ class Worker:
     """A running ``python -m docexec.run.worker`` and its pipes, read by threads of its own for as long
     as it lives (so that no pipe fills up: a worker blocked on a full pipe would stop enforcing
     timeouts while the caller works on a result). It serves one request after another
-    (``run_snippets(keep=True)``) until its standard input ends."""
+    (``run_snippets(keep=True)``) until its standard input ends. ``python`` is the interpreter it
+    runs (its torch is the one its snippets see)."""
 
-    def __init__(self, proc: subprocess.Popen):
+    def __init__(self, proc: subprocess.Popen, python: str = sys.executable):
         self.proc = proc
+        self.python = python
         self.lines: queue.Queue[str | None] = queue.Queue()  # its report lines; None once it ended
         self.stderr: list[str] = []
         self._readers = [threading.Thread(target=self._read_reports, daemon=True),
@@ -235,7 +237,7 @@ def start_worker(root: Path, python: str | None = None) -> Worker:
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(root))
     except OSError as exc:
         raise ExecutionError(f"could not start the snippet worker: {exc}") from exc
-    return Worker(proc)
+    return Worker(proc, python or sys.executable)
 
 
 def run_snippets(

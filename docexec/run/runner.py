@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import threading
 import weakref
 from concurrent.futures import Future
@@ -86,14 +87,18 @@ class Runner:
         python: the interpreter the worker runs (default: this one). Another interpreter (another
             PyTorch, see ``docexec.versions.drift``) runs without the run cache, whose keys name this
             interpreter's torch.
-        worker: a worker already started (``start_worker``, or ``hand_over`` of another runner of
-            the same interpreter), used by the first run instead of starting one: a caller that runs
-            many small repositories in turn (the test suite) pays torch's import once.
+        worker: a worker already started (``start_worker``, or ``hand_over`` of another runner),
+            used by the first run instead of starting one: a caller that runs many small
+            repositories in turn (the test suite) pays torch's import once. It must run
+            ``python`` (else ``ValueError``).
     """
 
     def __init__(self, root: Path, folder: str = SNIPPETS_DIR, jobs: int | None = None,
                  timeout: float = DEFAULT_TIMEOUT, cache: bool = True, execute: bool = True,
                  python: str | None = None, worker: Worker | None = None):
+        if worker is not None and worker.python != (python or sys.executable):
+            raise ValueError(f"a worker of {worker.python} cannot run the snippets of a runner of "
+                             f"{python or sys.executable}: their results would be cached as this one's")
         self.root = Path(root).resolve()
         self.folder = folder
         self.jobs = jobs
