@@ -94,10 +94,9 @@ NOTEBOOKS = [f"notebooks/{path}" for path in CHAPTERS]
 
 
 WIDTHS = (390, 1280)  # a phone and a desktop, in CSS pixels
-SCHEMES = ("light", "dark")
 #: The palettes and widths every page is visited in. A palette changes colours only, and colours do
 #: not change with the width: the layout is measured at both widths in the light palette, colours
-#: (figures' contrast, axe's colour-contrast rule) at 1280 px in both palettes. ``make
+#: (figures' contrast, axe's colour rules) at 1280 px in both palettes. ``make
 #: screenshots`` visits the fourth combination too, for a person to look at.
 VISITS = [("light", 390), ("light", 1280), ("dark", 1280)] + ([("dark", 390)] if TAKE_SHOTS else [])
 #: The smallest a figure's box label may be drawn, in CSS pixels, at each width; at 390 px a figure
@@ -403,7 +402,7 @@ def visit_all(base_url: str, jobs: list[tuple[str, str, int]]) -> dict:
 @pytest.fixture(scope="module")
 def visits(base_url) -> dict:
     """Every page in each of ``VISITS``, visited once each: ``(path, scheme, width)`` ->
-    what ``visit`` measured. Three browsers share the visits: a visit mostly waits for its page."""
+    what ``visit`` measured, shared out among three browsers."""
     from concurrent.futures import ThreadPoolExecutor
 
     if TAKE_SHOTS:
