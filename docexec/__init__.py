@@ -8,7 +8,8 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
   * ``docexec.core.problems``  the one error shape: ``path:line: reason``;
   * ``docexec.core.files``     files written atomically, unused cache files removed;
   * ``docexec.core.compat``    every private API of MkDocs, nbconvert and CPython used, in one place,
-    with the versions it was written for checked at start-up.
+    with the versions it was written for checked at start-up;
+  * ``docexec.core.records``   what a run produced, as typed records, and their one JSON codec.
 
 ``source``: reading examples and pages
   * ``docexec.source.snippets``  where examples live, their sections and ``# docexec:`` options;

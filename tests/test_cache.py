@@ -49,7 +49,7 @@ def test_nothing_changed_nothing_runs_and_results_are_the_same(repo):
     assert results.executed == []
     assert all(r.cached for r in results.runs.values())
     assert results.output("c/uses_helper.py") == "6.0" and results.problems() == []
-    assert "MulBackward0" in results.runs["snippets/c/uses_helper.py"].graph_dot
+    assert "MulBackward0" in results.runs["snippets/c/uses_helper.py"].graph.dot
 
 
 def test_editing_one_snippet_runs_that_snippet_only(repo):
@@ -132,7 +132,7 @@ def test_a_helper_loaded_from_its_file_path_is_still_a_dependency(tmp_path):
             print(module.V)  # 1
             """,
     })
-    assert rerun(tmp_path).runs["snippets/c/loads_by_path.py"].deps == ["snippets/c/_loaded.py"]
+    assert rerun(tmp_path).runs["snippets/c/loads_by_path.py"].reads.deps == ("snippets/c/_loaded.py",)
     (tmp_path / "snippets/c/_loaded.py").write_text("V = 2\n")
     results = rerun(tmp_path)
     assert results.executed == ["snippets/c/loads_by_path.py"]
@@ -185,7 +185,7 @@ def test_a_run_that_failed_in_a_helper_import_runs_again_once_the_helper_is_fixe
             """,
     })
     first = run_all(tmp_path)
-    assert first.runs["snippets/h/uses_broken.py"].error_type == "NameError"
+    assert first.runs["snippets/h/uses_broken.py"].failure.error == "NameError"
     (tmp_path / "snippets/h/_broken.py").write_text("VALUE = 7\n")
     second = run_all(tmp_path)
     assert second.executed == ["snippets/h/uses_broken.py"]
@@ -207,7 +207,7 @@ def test_a_helper_the_snippet_looked_for_and_did_not_find_runs_it_again_once_wri
     })
     first = run_all(tmp_path)
     assert first.problems() == []
-    assert "snippets/m/_later.py" in first.runs["snippets/m/optional.py"].absent
+    assert "snippets/m/_later.py" in first.runs["snippets/m/optional.py"].reads.absent
     assert rerun(tmp_path).executed == []  # nothing written yet: served from the cache
     (tmp_path / "snippets/m/_later.py").write_text('GREETING = "hello"\n')
     second = rerun(tmp_path)

@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+from docexec.core.records import Printed
 from docexec.source import claims, rewrite
 from docexec.source.snippets import long_lines
 
@@ -47,12 +48,12 @@ def test_multiline_print_call_takes_comment_from_its_last_line():
         """)
     (site,) = claims.find_print_sites(source)
     assert (site.line, site.end_line, site.expected) == (1, 4, ["a b"])
-    assert claims.check("s.py", source, [(2, "a b\n")]) == []
+    assert claims.check("s.py", source, [Printed(2, "a b\n")]) == []
 
 
 def test_matching_claim_passes_and_mismatch_names_file_and_line():
     source = "x = 1\nprint(x)  # 1\nprint(x + 1)  # 3 -> wrong on purpose\n"
-    problems = claims.check("snippets/a/b.py", source, [(2, "1\n"), (3, "2\n")])
+    problems = claims.check("snippets/a/b.py", source, [Printed(2, "1\n"), Printed(3, "2\n")])
     assert [str(p) for p in problems] == [
         "snippets/a/b.py:3: claim does not hold: claimed '3', printed '2' (run `make fix` to update it)"]
 
@@ -81,14 +82,15 @@ def test_multiline_and_repeated_prints_are_joined_in_order():
         #> a
         #> b
         """)
-    assert claims.check("s.py", source, [(2, "0\n"), (2, "1\n"), (2, "2\n"), (6, "a\nb\n")]) == []
-    problems = claims.check("s.py", source, [(2, "0\n"), (2, "2\n"), (6, "a\nb\n")])
+    every = [Printed(2, "0\n"), Printed(2, "1\n"), Printed(2, "2\n"), Printed(6, "a\nb\n")]
+    assert claims.check("s.py", source, every) == []
+    problems = claims.check("s.py", source, [Printed(2, "0\n"), Printed(2, "2\n"), Printed(6, "a\nb\n")])
     assert len(problems) == 1 and problems[0].line == 2
 
 
 def test_missing_claim_and_print_that_never_ran_are_problems():
     source = "if False:\n    print(1)  # 1\nprint(2)\n"
-    problems = claims.check("s.py", source, [(3, "2\n")])
+    problems = claims.check("s.py", source, [Printed(3, "2\n")])
     assert [(p.line, "never ran" in p.message, "no output claim" in p.message) for p in problems] == [
         (2, True, False), (3, False, True)]
 
@@ -109,7 +111,7 @@ def test_rewrite_updates_stale_claims_keeps_notes_and_matching_claims():
         print(b)  # <X ...> -> a pattern that still holds stays as written
         print(c)
         """)
-    prints = [(1, "2\n"), (2, "<X object at 0x7f03b095d810>\n"), (3, "3\n")]
+    prints = [Printed(1, "2\n"), Printed(2, "<X object at 0x7f03b095d810>\n"), Printed(3, "3\n")]
     new, changes = rewrite.rewrite(source, prints)
     assert new == src("""
         print(a)  # 2 -> the note stays
@@ -126,7 +128,7 @@ def test_rewrite_moves_multiline_output_to_block_lines_and_back():
             print(t)  # wrong -> a note
         show()
         """)
-    new, _ = rewrite.rewrite(source, [(2, "line one\n  line two\n")])
+    new, _ = rewrite.rewrite(source, [Printed(2, "line one\n  line two\n")])
     assert new == src("""
         def show():
             print(t)  # -> a note
@@ -134,9 +136,9 @@ def test_rewrite_moves_multiline_output_to_block_lines_and_back():
             #>   line two
         show()
         """)
-    prints = rewrite.remap_prints(source, new, [(2, "line one\n  line two\n")])
+    prints = rewrite.remap_prints(source, new, [Printed(2, "line one\n  line two\n")])
     assert claims.check("s.py", new, prints) == []
-    newer, _ = rewrite.rewrite(new, [(2, "single\n")])
+    newer, _ = rewrite.rewrite(new, [Printed(2, "single\n")])
     assert newer == src("""
         def show():
             print(t)  # single -> a note
@@ -145,17 +147,17 @@ def test_rewrite_moves_multiline_output_to_block_lines_and_back():
 
 
 def test_rewrite_uses_block_form_for_text_containing_an_arrow():
-    new, _ = rewrite.rewrite("print(s)\n", [(1, "a -> b\n")])
+    new, _ = rewrite.rewrite("print(s)\n", [Printed(1, "a -> b\n")])
     assert new == "print(s)\n#> a -> b\n"
-    assert claims.check("s.py", new, [(1, "a -> b\n")]) == []
+    assert claims.check("s.py", new, [Printed(1, "a -> b\n")]) == []
 
 
 def test_rewrite_keeps_lines_within_the_limit_by_moving_a_long_claim_below():
     long = "x" * 60
-    new, _ = rewrite.rewrite("print(value)  # old -> a note\n", [(1, long + "\n")])
+    new, _ = rewrite.rewrite("print(value)  # old -> a note\n", [Printed(1, long + "\n")])
     assert new == f"print(value)  # -> a note\n#> {long}\n"
-    assert long_lines("s.py", new) == [] and claims.check("s.py", new, [(1, long + "\n")]) == []
-    short, _ = rewrite.rewrite(new, [(1, "short\n")])
+    assert long_lines("s.py", new) == [] and claims.check("s.py", new, [Printed(1, long + "\n")]) == []
+    short, _ = rewrite.rewrite(new, [Printed(1, "short\n")])
     assert short == "print(value)  # short -> a note\n"
 
 
@@ -180,16 +182,16 @@ def test_rewrite_refuses_a_source_that_does_not_parse():
 def test_line_numbers_follow_pythons_own_line_breaks():
     # A form feed is whitespace to Python, not a line break; str.splitlines would count it as one.
     source = 'x = 1\n\x0c\nprint("a\\nb")\n#> a\n#> b\n'
-    assert claims.check("s.py", source, [(3, "a\nb\n")]) == []
+    assert claims.check("s.py", source, [Printed(3, "a\nb\n")]) == []
     assert claims.split_lines("a\x0cb\u2028c\r\nd\re\n") == ["a\x0cb\u2028c", "d", "e"]
 
 
 @pytest.mark.parametrize("printed", ["a\rb", "x\rimport os", "x\u2028y", "tab\there", "form\x0cfeed"])
 def test_rewrite_never_turns_output_into_code(printed):
     source = "print(value)\n"
-    new, _ = rewrite.rewrite(source, [(1, printed + "\n")])
+    new, _ = rewrite.rewrite(source, [Printed(1, printed + "\n")])
     assert ast.dump(ast.parse(new)) == ast.dump(ast.parse(source))
-    assert claims.check("s.py", new, rewrite.remap_prints(source, new, [(1, printed + "\n")])) == []
+    assert claims.check("s.py", new, rewrite.remap_prints(source, new, [Printed(1, printed + "\n")])) == []
 
 
 def test_true_is_not_accepted_for_one():
@@ -203,23 +205,23 @@ def test_numbers_that_were_not_addresses_are_claimed_as_printed():
 
 def test_inline_claim_beside_block_lines_is_a_problem_and_fix_keeps_the_block():
     source = "print(1)  # 999\n#> 1\n"
-    (problem,) = claims.check("s.py", source, [(1, "1\n")])
+    (problem,) = claims.check("s.py", source, [Printed(1, "1\n")])
     assert "both an inline claim and '#>' lines" in problem.message
-    new, _ = rewrite.rewrite(source, [(1, "1\n")])
+    new, _ = rewrite.rewrite(source, [Printed(1, "1\n")])
     assert new == "print(1)\n#> 1\n"
 
 
 def test_claim_lines_not_below_a_print_are_problems_and_fix_removes_them():
     source = "print(1)\n\n#> 2\n"
-    problems = claims.check("s.py", source, [(1, "1\n")])
+    problems = claims.check("s.py", source, [Printed(1, "1\n")])
     assert [(p.line, "not right below a print" in p.message) for p in problems] == [(3, True), (1, False)]
-    new, _ = rewrite.rewrite(source, [(1, "1\n")])
+    new, _ = rewrite.rewrite(source, [Printed(1, "1\n")])
     assert new == "print(1)  # 1\n\n"
 
 
 def test_print_under_another_name_is_a_problem():
     source = "p = print\np('x')\n"
-    (problem,) = claims.check("s.py", source, [(2, "x\n")])
+    (problem,) = claims.check("s.py", source, [Printed(2, "x\n")])
     assert problem.line == 2 and "under another name" in problem.message
 
 

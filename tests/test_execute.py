@@ -96,15 +96,15 @@ def runs(tmp_path_factory) -> tuple[Path, dict]:
 def test_global_state_of_one_snippet_does_not_reach_the_next(runs):
     root, results = runs
     b = results["snippets/t/b_sees_defaults.py"]
-    assert b.ok, b.traceback
+    assert b.ok, b.failure.traceback
     source = (root / "snippets/t/b_sees_defaults.py").read_text()
     assert [str(p) for p in claims.check(b.path, source, b.prints)] == []
 
 
 def test_torch_is_imported_once_by_one_worker(runs):
     _, results = runs
-    a_parent = results["snippets/t/a_changes_globals.py"].prints[-1][1]
-    b_parent = results["snippets/t/b_sees_defaults.py"].prints[-1][1]
+    a_parent = results["snippets/t/a_changes_globals.py"].prints[-1].text
+    b_parent = results["snippets/t/b_sees_defaults.py"].prints[-1].text
     assert a_parent == b_parent  # both children were forked by the same worker
 
 
@@ -125,8 +125,8 @@ def test_every_kind_of_output_is_captured_in_order(runs):
 def test_output_is_attributed_to_the_snippet_line_that_ran(runs):
     _, results = runs
     chunks = results["snippets/t/streams.py"].chunks
-    assert [line for line, text, _ in chunks if text == "six\n"] == [10]
-    assert [stream for _, text, stream in chunks if text in ("two\n", "three\n")] == ["stdout", "stderr"]
+    assert [chunk.line for chunk in chunks if chunk.text == "six\n"] == [10]
+    assert [chunk.stream for chunk in chunks if chunk.text in ("two\n", "three\n")] == ["stdout", "stderr"]
 
 
 def test_addresses_and_ids_are_masked_and_nothing_else(runs):
@@ -137,11 +137,11 @@ def test_addresses_and_ids_are_masked_and_nothing_else(runs):
     assert "0x" in result.output and "0x…" not in result.output  # real addresses were printed
     assert len(result.addresses) == 2  # t's address, as hex and as a decimal id
     source = (root / "snippets/t/addresses.py").read_text()
-    assert claims.check(result.path, source, result.masked_prints()) == []
+    assert claims.check(result.path, source, claims.masked(result)) == []
     masked = claims.mask(result.output, result.addresses)
     assert "offset at 0x10 16777215 1234567 1099511627776" in masked and masked.count("0x…") == 4
     wrong = source.replace("# offset at 0x10 ", "# offset at 0x20 ")
-    (problem,) = claims.check(result.path, wrong, result.masked_prints())
+    (problem,) = claims.check(result.path, wrong, claims.masked(result))
     assert "claimed 'offset at 0x20" in problem.message
 
 
@@ -222,8 +222,8 @@ def test_worker_and_sub_workers_together_run_at_most_jobs_snippets_at_once(group
 def test_a_sub_worker_that_dies_is_reported_for_each_of_its_snippets(grouped):
     _, results = grouped
     result = results["snippets/g/never_runs.py"]
-    assert not result.ok and result.error_type == "Crash"
-    assert result.error_message == ("the sub-worker that was to run it ended first: "
+    assert not result.ok and result.failure.error == "Crash"
+    assert result.failure.message == ("the sub-worker that was to run it ended first: "
                                     "the interpreter exited with status 3 (os._exit or a crash)")
 
 
@@ -293,8 +293,8 @@ def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path
         pytest.fail("the worker waited for a slot that the dead sub-worker never gave back")
     assert found["snippets/k/after.py"].output == "ran after\n"
     killed = found["snippets/k/kills_its_parent.py"]
-    assert killed.error_type == "Crash"
-    assert killed.error_message == "the sub-worker running it ended first: the interpreter was killed by SIGKILL"
+    assert killed.failure.error == "Crash"
+    assert killed.failure.message == "the sub-worker running it ended first: the interpreter was killed by SIGKILL"
     status = Path(f"/proc/{(tmp_path / 'killer.pid').read_text()}/status")
     # stopped by the worker (gone, or a zombie nobody has reaped yet), not left sleeping for 60 s
     assert not status.exists() or "\tZ" in status.read_text().split("State:")[1].splitlines()[0]
@@ -347,8 +347,8 @@ def test_a_worker_killed_by_its_snippet_leaves_no_sub_worker_waiting_for_a_slot(
         pytest.fail("the build still waits: the sub-worker outlived its worker")
     results = answered[0]  # each snippet fails, saying why; nothing raises
     killer, other = results["snippets/k/kills_the_worker.py"], results["snippets/k/in_a_sub_worker.py"]
-    assert not killer.ok and "killed by signal 9 while it ran this example" in killer.error_message
-    assert not other.ok and "signal 9" in other.error_message
+    assert not killer.ok and "killed by signal 9 while it ran this example" in killer.failure.message
+    assert not other.ok and "signal 9" in other.failure.message
     assert not (tmp_path / "sub.pid").exists()  # the sub-worker ran nothing after its worker died
 
 
@@ -366,7 +366,7 @@ def test_a_snippet_sees_no_trace_of_the_workers_preparation(tmp_path):
     paths = write_snippets(tmp_path, {"snippets/p/fresh.py": source})
     fresh = subprocess.run([sys.executable, str(tmp_path / paths[0])], capture_output=True, text=True, check=True)
     result = run_all(tmp_path, cache=False).runs[paths[0]]
-    assert result.ok, result.error_message
+    assert result.ok, result.failure.message
     assert result.output == fresh.stdout == "0\n200\n"
 
 
@@ -566,7 +566,7 @@ def test_a_slow_result_callback_does_not_hold_up_the_timeouts(tmp_path):
     results = run_snippets(tmp_path, paths, jobs=3, options={"snippets/s/c_forever.py": {"timeout": 2}},
                            on_result=on_result)
     forever = results["snippets/s/c_forever.py"]
-    assert forever.error_type == "Timeout"
+    assert forever.failure.error == "Timeout"
     assert forever.seconds < 6, f"stopped after {forever.seconds} s, not at its 2 s timeout"
 
 

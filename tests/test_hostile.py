@@ -38,10 +38,10 @@ def test_a_snippet_that_ends_just_before_its_timeout_is_a_timeout_not_a_run_with
     """faulthandler writes where the snippet is 0.2 s before the worker stops it; a snippet that
     ends in between must not pass with that text as its output."""
     run = results.runs[f"{FOLDER}/nearly_forever.py"]
-    assert not run.ok and run.error_type == "Timeout", (run.ok, run.error_message)
+    assert not run.ok and run.failure.error == "Timeout", (run.ok, run.failure.message)
     # the line it had reached, as faulthandler wrote it (killed at 2 s instead, on a busy machine, it says the same)
     assert problem(results, "nearly_forever.py").startswith(f"{FOLDER}/nearly_forever.py:7: the snippet ran ")
-    assert "time.sleep" in run.traceback or "nearly_forever.py" in run.traceback
+    assert "time.sleep" in run.failure.traceback or "nearly_forever.py" in run.failure.traceback
 
 
 @pytest.mark.parametrize("name, report", [
@@ -73,8 +73,8 @@ def test_ten_megabytes_of_output_are_cut_on_the_page_and_in_the_notebook_alike(r
     from docexec.source.includes import Fence, Include
 
     fence = Fence(0, 2, "", (Include(2, "big_output.py", f"{FOLDER}/big_output.py", None),), True)
-    (_, pieces), = include_output(results, fence).cells  # what a notebook cell gets
-    assert "".join(text for _, text in pieces).rstrip("\n") == shown
+    (cell,) = include_output(results, fence).cells  # what a notebook cell gets
+    assert "".join(chunk.text for chunk in cell.chunks).rstrip("\n") == shown
 
 
 def test_files_written_by_a_snippet_land_outside_the_repository(results):

@@ -54,7 +54,7 @@ def test_atexit_handlers_run_after_the_last_line_in_order(ends):
 def test_a_forked_process_that_runs_on_ends_as_python_ends_it(ends):
     root, results = ends
     result = results.runs["snippets/ends/forks.py"]
-    assert result.ok, result.error_message
+    assert result.ok, result.failure.message
     assert result.seconds < 10  # not the timeout
     assert sorted(result.output.splitlines()) == sorted(as_python_runs(root / "snippets/ends/forks.py").splitlines())
 
@@ -62,14 +62,14 @@ def test_a_forked_process_that_runs_on_ends_as_python_ends_it(ends):
 def test_a_process_in_a_session_of_its_own_does_not_outlive_its_snippet(ends):
     _, results = ends
     result = results.runs["snippets/ends/new_session.py"]
-    assert result.ok, result.error_message
+    assert result.ok, result.failure.message
     assert_ends(int(result.output.strip()), "the process the snippet started in a new session still runs")
 
 
 def test_stdout_has_a_buffer_and_a_file_descriptor_and_keeps_the_order(tmp_path):
     root = copy_fixtures(tmp_path, "streams")
     result = run_all(root, cache=False).runs["snippets/streams/buffer_and_fileno.py"]
-    assert result.ok, result.error_message
+    assert result.ok, result.failure.message
     assert result.output == as_python_runs(root / "snippets/streams/buffer_and_fileno.py")
     assert result.output == "before\nbytes é\nfrom a subprocess\nafter\n"
 
@@ -291,6 +291,6 @@ def test_a_snippet_that_kills_the_worker_takes_no_other_snippet_past_its_end(tmp
         "os.kill(os.getppid(), signal.SIGKILL)\n")
     runs = run_all(tmp_path, cache=False, jobs=2).runs
     killer, sleeper = runs["snippets/k/b_kills.py"], runs["snippets/k/a_sleeps.py"]
-    assert "while it ran this example and snippets/k/a_sleeps.py" in killer.error_message
-    assert not sleeper.ok and "one of them may end its parent process" in sleeper.error_message
+    assert "while it ran this example and snippets/k/a_sleeps.py" in killer.failure.message
+    assert not sleeper.ok and "one of them may end its parent process" in sleeper.failure.message
     assert_ends(int(pid_file.read_text()), "a snippet of the killed worker still runs")

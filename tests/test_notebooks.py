@@ -9,6 +9,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from docexec.core.records import Chunk
 from docexec.host import build as builds
 from docexec.notebooks.chapter import chapter_notebook, dumps
 from docexec.source import claims
@@ -198,7 +199,7 @@ def test_the_notebook_key_follows_every_input_and_nothing_else(results, tmp_path
     runs = dict(base_results.runs)
     runs[snippet] = dataclasses.replace(runs[snippet], cached=not runs[snippet].cached, seconds=99.0)
     assert notebook_key(chapter, dataclasses.replace(base_results, runs=runs)) == base
-    runs[snippet] = dataclasses.replace(runs[snippet], chunks=[(1, "something else\n", "stdout")])
+    runs[snippet] = dataclasses.replace(runs[snippet], chunks=[Chunk(1, "something else\n")])
     assert notebook_key(chapter, dataclasses.replace(base_results, runs=runs)) != base
     assert notebook_key(record("01-computational-graph.md", "\nOne more sentence.\n"), base_results) != base
     assert notebook_key(chapter, base_results, "https://example.invalid/") != base

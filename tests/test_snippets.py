@@ -28,8 +28,8 @@ def test_there_are_snippets():
 @pytest.mark.parametrize("path", SNIPPETS)
 def test_snippet_runs_and_its_claims_hold(results, path):
     result = results.runs[path]
-    assert result.ok, f"{run_problem(result)}\n{result.traceback}"
-    problems = claims.check(path, results.sources[path], result.masked_prints())
+    assert result.ok, f"{run_problem(result)}\n{result.failure.traceback}"
+    problems = claims.check(path, results.sources[path], claims.masked(result))
     problems += long_lines(path, results.sources[path])
     assert not problems, "\n".join(map(str, problems))
     assert claims.find_print_sites(results.sources[path]), f"{path} prints nothing for the page to show"

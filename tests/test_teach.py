@@ -28,13 +28,13 @@ def test_each_kind_of_fact_is_drawn_as_the_golden_file_says(results, name):
     hooks: what got a hook; cuts: why a tensor is outside the graph; custom: a custom Function's
     Node under its own name, with what its ctx saved."""
     result = results.runs[f"{FOLDER}/{name}.py"]
-    assert result.ok, result.error_message
-    assert result.graph_dot == (GOLDEN / f"{name}.dot").read_text(encoding="utf-8")
+    assert result.ok, result.failure.message
+    assert result.graph.dot == (GOLDEN / f"{name}.dot").read_text(encoding="utf-8")
 
 
 def test_the_same_run_draws_the_same_bytes(results):
     again = run_all(ROOT, FOLDER, cache=False)
-    assert {p: r.graph_dot for p, r in again.runs.items()} == {p: r.graph_dot for p, r in results.runs.items()}
+    assert {p: r.graph for p, r in again.runs.items()} == {p: r.graph for p, r in results.runs.items()}
 
 
 def site_examples_with_facts() -> list[str]:
@@ -73,7 +73,7 @@ def test_recording_changes_nothing_an_example_prints_or_computes(with_and_withou
 def test_every_box_of_a_figure_says_what_it_is_on_hover(results):
     import re
 
-    svg = figures.Drawings().svg(results.runs[f"{FOLDER}/gradients.py"].graph_dot)
+    svg = figures.Drawings().svg(results.runs[f"{FOLDER}/gradients.py"].graph.dot)
     boxes = re.findall(r'<g id="[^"]*node\d+" class="node [^"]*">\n(<title>)?', svg)
     assert len(boxes) == 8 and all(boxes), "a box without its tooltip"
     titles = svg.split("<title>")[1:]
@@ -84,9 +84,9 @@ def test_every_box_of_a_figure_says_what_it_is_on_hover(results):
 
 def test_the_text_alternative_and_the_caption_say_the_facts(results):
     result = results.runs[f"{FOLDER}/gradients.py"]
-    assert "backward ran SumBackward0, MulBackward0, AccumulateGrad, AccumulateGrad" in result.graph_alt
-    assert "x.grad = [3, 3]" in result.graph_alt
-    assert "order the Nodes ran in" in result.graph_caption and "<code>gradients.py</code>" in result.graph_caption
+    assert "backward ran SumBackward0, MulBackward0, AccumulateGrad, AccumulateGrad" in result.graph.alt
+    assert "x.grad = [3, 3]" in result.graph.alt
+    assert "order the Nodes ran in" in result.graph.caption and "<code>gradients.py</code>" in result.graph.caption
 
 
 def test_a_figure_option_names_what_it_may_be(tmp_path):
@@ -104,8 +104,8 @@ def test_an_example_that_asks_for_no_figure_gets_none_and_records_nothing(tmp_pa
     write_snippets(tmp_path, {"snippets/f/drawn.py": source, "snippets/f/plain.py": "# docexec: figure=none\n" + source,
                               "snippets/f/mixed.py": "# docexec: figure=none+saved\n" + source})
     results = run_all(tmp_path)
-    assert results.runs["snippets/f/drawn.py"].graph_dot  # the same code, without the option, has its figure
-    assert results.runs["snippets/f/plain.py"].ok and results.runs["snippets/f/plain.py"].graph_dot == ""
+    assert results.runs["snippets/f/drawn.py"].graph.dot  # the same code, without the option, has its figure
+    assert results.runs["snippets/f/plain.py"].ok and results.runs["snippets/f/plain.py"].graph is None
     assert [p.path for p in results.problems()] == ["snippets/f/mixed.py"]  # none stands alone
 
 
@@ -123,7 +123,7 @@ def test_an_example_draws_the_tensors_its_draw_option_names_under_those_names(tm
                               "snippets/f/raising.py": "# docexec: draw=box.bad\n" + source + raising,
                               "snippets/f/none.py": "# docexec: draw=x.grad\n" + source})
     results = run_all(tmp_path)
-    chosen, every = results.runs["snippets/f/chosen.py"].graph_dot, results.runs["snippets/f/all.py"].graph_dot
+    chosen, every = results.runs["snippets/f/chosen.py"].graph.dot, results.runs["snippets/f/all.py"].graph.dot
     assert "layer.weight" in chosen and "loss" in chosen and "layer.bias" not in chosen and "other" not in chosen
     assert "other" in every and "layer.weight" not in every  # without the option: the globals, by their names
     assert [str(p) for p in results.problems()] == [

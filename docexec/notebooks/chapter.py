@@ -19,12 +19,12 @@ chapter's page.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import hashlib
 import json
 import re
 from pathlib import Path
 
+from docexec.core.records import encode
 from docexec.graphs.figures import Drawings
 from docexec.pages.render import include_output, labelled
 from docexec.run.results import Results
@@ -151,8 +151,8 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
     """
     fences = {fence.start: fence for fence in page.fences}
     answers = {fence.answer: fence for fence in page.fences if fence.answer is not None}
-    drawings.draw_many([results.runs[p].graph_dot for p in page.snippets
-                        if p in results.runs and results.runs[p].graph_dot])  # in parallel, first
+    drawings.draw_many([results.runs[p].graph.dot for p in page.snippets
+                        if p in results.runs and results.runs[p].graph])  # in parallel, first
     diagrams = {diagram.index: diagram for diagram in page.diagrams}
     prose = _Prose(page, site_url)
     cells = _Cells(prose)
@@ -236,19 +236,13 @@ def notebook_key(page: Page, results: Results, site_url: str = "") -> str:
         digest.update(path.encode() + b"\0" + data + b"\0")
     for path in page.snippets:
         result = results.runs.get(path)
-        fields = {k: v for k, v in vars(result).items() if k not in _UNSHOWN} if result else None
-        digest.update(json.dumps(fields, sort_keys=True, default=_plain).encode() + b"\0")
+        fields = encode(result, leave_out=_UNSHOWN) if result else None
+        digest.update(json.dumps(fields, sort_keys=True).encode() + b"\0")
     return digest.hexdigest()
 
 
 #: What a notebook does not show of a result (``notebook_key`` leaves it out).
 _UNSHOWN = frozenset({"cached", "seconds", "own_seconds"})
-
-
-def _plain(value: object) -> object:
-    """What ``json.dumps`` makes of a value it has no rule for in ``notebook_key``: a dataclass
-    (a ``Problem``) as its fields, anything else as its ``str``."""
-    return dataclasses.asdict(value) if dataclasses.is_dataclass(value) else str(value)
 
 
 #: What a notebook's title adds to its chapter's, so that the notebook's page is told from the chapter.
@@ -278,12 +272,12 @@ def _fence_cells(fence: Fence, results: Results, drawings: Drawings, cells: _Cel
         cells.code(code, [])
         return
     out = include_output(results, fence)
-    for include, (_, pieces) in zip(fence.includes, out.cells, strict=True):
+    for include, cell in zip(fence.includes, out.cells, strict=True):
         code = included_text(results.source(include.file), include.section)
         if fence.answer is not None:  # an exercise: its claims hidden, its output in its answer
             cells.code(hidden(code), [], exercise=True)
             continue
-        cells.code(code, [{"output_type": "stream", "name": stream, "text": text} for stream, text in pieces])
+        cells.code(code, [{"output_type": "stream", "name": c.stream, "text": c.text} for c in cell.chunks])
     if fence.answer is None:
         for figure in out.figures:
             _figure_cell(figure, drawings, cells)

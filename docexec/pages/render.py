@@ -1,6 +1,6 @@
 """What an include shows, in one place: its output and its figures, for the page and the notebook.
 
-``include_output`` gives an include fence's output (as text for the page, as stream pieces for the
+``include_output`` gives an include fence's output (as text for the page, as chunks per include for the
 notebook) and its figures; ``output_html``, ``figure_html`` and ``note_html`` turn them into the
 HTML a page shows, ``notebook_nav_html`` the links on top of a notebook's page. Nothing here runs
 or draws: the caller passes the results and the drawings.
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from html import escape, unescape
 from pathlib import Path
 
+from docexec.core.records import Chunk
 from docexec.pages.drift_page import Note
 from docexec.run.results import Results
 from docexec.source.includes import Fence, fence_mark
@@ -30,24 +31,31 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class IncludeCell:
+    """What one include of a fence wrote: its target and the chunks of its lines (``Results.streams``)."""
+
+    target: str
+    chunks: tuple[Chunk, ...]
+
+    @property
+    def text(self) -> str:
+        """Its output as printed but for the line breaks it ended with."""
+        return "".join(chunk.text for chunk in self.chunks).rstrip("\n")
+
+
+@dataclass(frozen=True)
 class IncludeOutput:
-    """What follows an include fence.
+    """What follows an include fence: per include, what it wrote (``cells``), and the graphs of the
+    snippets whose last include on the page this fence is (``figures``)."""
 
-    Attributes:
-        cells: per include of the fence, its target and what its lines wrote as ``(stream, text)``
-            pieces (``Results.streams``).
-        figures: the graphs of the snippets whose last include on the page this fence is.
-    """
-
-    cells: tuple[tuple[str, list[tuple[str, str]]], ...]
+    cells: tuple[IncludeCell, ...]
     figures: tuple[Figure, ...]
 
     @property
     def text(self) -> str:
         """The output block's text: every include's output, one after the other, each as printed
         but for the line breaks it ended with (an output that starts with blank lines keeps them)."""
-        parts = ("".join(t for _, t in pieces).rstrip("\n") for _, pieces in self.cells)
-        return "\n".join(part for part in parts if part)
+        return "\n".join(cell.text for cell in self.cells if cell.text)
 
 
 def include_output(results: Results, fence: Fence) -> IncludeOutput:
@@ -56,13 +64,13 @@ def include_output(results: Results, fence: Fence) -> IncludeOutput:
     Raises:
         UnknownTargetError: an include names a snippet without a result or a section it does not mark.
     """
-    cells = tuple((include.target, results.streams(include.target)) for include in fence.includes)
+    cells = tuple(IncludeCell(include.target, tuple(results.streams(include.target))) for include in fence.includes)
     figures = []
     for path in fence.figured:
         result = results.runs.get(path)
-        if result is not None and result.ok and result.graph_dot:
-            caption = result.graph_caption or _caption(path)
-            figures.append(Figure(path, result.graph_dot, _alt(result.graph_alt), caption))
+        if result is not None and result.ok and result.graph:
+            graph = result.graph
+            figures.append(Figure(path, graph.dot, _alt(graph.alt), graph.caption or _caption(path)))
     return IncludeOutput(cells, tuple(figures))
 
 

@@ -28,7 +28,6 @@ that failed fails the build anyway: running it again costs a passing build nothi
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -39,11 +38,10 @@ from importlib import metadata
 from pathlib import Path
 
 from docexec.core.files import PACKAGE_DIR, remove_unused, write_atomically
-from docexec.core.problems import Problem
-from docexec.run.execute import RunResult
+from docexec.core.records import RunResult, decode, encode
 
 CACHE_DIR = ".cache/docexec"
-FORMAT = 5
+FORMAT = 6
 INSTALLATION_DIR = "installation"  # under CACHE_DIR: what each worker imported before forking
 
 
@@ -110,11 +108,7 @@ class RunCache:
                 return None
             if not self._unchanged(data):
                 return None
-            fields = data["result"]
-            verdicts = fields.get("claim_problems")
-            result = RunResult(**{**fields, "chunks": [tuple(c) for c in fields["chunks"]],
-                                  "prints": [tuple(p) for p in fields["prints"]],
-                                  "claim_problems": None if verdicts is None else [Problem(**v) for v in verdicts]})
+            result = decode(data["result"])
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
         result.cached = True
@@ -162,19 +156,15 @@ class RunCache:
         if not result.ok:
             return
         digests = {}
-        for dep in sorted(set(result.deps)):
+        for dep in sorted(set(result.reads.deps)):
             try:
                 digests[dep] = _sha((self.root / dep).read_bytes())
             except OSError:
                 return  # a dependency vanished meanwhile: do not cache what cannot be checked later
-        # The same JSON as dataclasses.asdict would give, without its deep copy of every output chunk.
-        fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)
-                  if f.name not in ("cached", "deps", "absent", "listed", "installed")}
-        if result.claim_problems is not None:
-            fields["claim_problems"] = [dataclasses.asdict(problem) for problem in result.claim_problems]
-        listed = {folder: _listing(os.path.join(self.root, folder)) for folder in sorted(set(result.listed))}
-        entry = {"format": FORMAT, "path": result.path, "deps": digests, "absent": sorted(set(result.absent)),
-                 "listed": listed, "installed": result.installed, "result": fields}
+        reads = result.reads
+        listed = {folder: _listing(os.path.join(self.root, folder)) for folder in sorted(set(reads.listed))}
+        entry = {"format": FORMAT, "path": result.path, "deps": digests, "absent": sorted(set(reads.absent)),
+                 "listed": listed, "installed": reads.installed, "result": encode(result)}
         write_atomically(self.folder / f"{key}.json", json.dumps(entry))
 
     def prune(self, keep: set[str], folder: str, stale_after: float = 600.0) -> int:

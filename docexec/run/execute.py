@@ -15,12 +15,11 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from docexec.core.files import IMPORT_DIR
-from docexec.core.problems import Problem
-from docexec.run.protocol import Group, Report, Request
+from docexec.core.records import Failure, RunResult, from_report
+from docexec.run.protocol import Group, Request
 
 #: Seconds a snippet may run before it is stopped: the slowest took 25 s on this 2-core machine while
 #: other builds ran, and a cold build under that load must not fail for time.
@@ -30,122 +29,6 @@ DEFAULT_MEMORY_MB = 4096.0  # MiB of address space a snippet may add to the work
 
 class ExecutionError(RuntimeError):
     """The worker itself failed (not a snippet): it could not start or did not answer."""
-
-
-@dataclass
-class RunResult:
-    """What one snippet's run produced.
-
-    Attributes:
-        path: the snippet's path relative to the repository root, with ``/`` separators.
-        ok: True when the snippet ran to its end without an exception or a non-zero exit.
-        error_type: the exception class name, or ``Timeout`` / ``Crash`` / ``SystemExit``; "" if ok.
-        error_message: one line saying what went wrong; "" if ok.
-        error_line: the snippet line where it went wrong (0 when unknown).
-        traceback: the formatted traceback ("" when there is none).
-        chunks: every piece of text the run wrote to stdout or stderr, in order, as
-            ``(line, text, stream)`` where ``line`` is the snippet's module-level line that was
-            running (0 if none) and ``stream`` is ``"stdout"`` or ``"stderr"``. Includes
-            ``sys.stdout.write``, warnings, logging and imported modules.
-        prints: the text written by each ``print`` call located in the snippet file, in order, as
-            ``(line, text)`` where ``line`` is a line inside that call.
-        raw: output written below Python (C code writing to file descriptors 1 and 2).
-        versions: ``{"torch": ..., "python": ...}`` of the interpreter that ran it.
-        seconds: wall-clock time from the fork of the snippet's process to its end, as the worker
-            saw it (the snippet's own run time plus its process's start and end).
-        own_seconds: wall-clock time of the snippet's own code (the ``exec`` of its module).
-        graph_dot: DOT text of the autograd graph its tensors held when it finished ("" if none),
-            from ``docexec.graphs.graph.to_dot``.
-        graph_alt: that graph in words (``docexec.graphs.graph.describe``, and the facts recorded for it:
-            ``docexec.graphs.teach.in_words``), for alt text.
-        graph_caption: what the figure shows, as HTML (``docexec.graphs.teach.caption``).
-        dropped: characters of output written beyond what is recorded (``worker.MAX_RECORDED``).
-        deps: repository files (relative paths) the run imported as modules or opened, besides the
-            snippet, and those it tried to import and whose import raised.
-        absent: repository paths (relative) that do not exist and where a module the snippet or
-            a repository file tried to import would have been found (``import _helper`` caught
-            as an ``ImportError``): creating one would change the run.
-        listed: repository folders (relative paths) the run listed (``os.listdir``, ``glob``, ...).
-        installed: files of the Python installation the run opened (lazy imports of installed
-            packages, their data files): absolute path -> ``[size, mtime_ns]`` when it ran.
-        addresses: the numbers in its output that were addresses or ids in its process (they
-            change from run to run): shown masked (``claims.mask``).
-        cached: True when this result came from the run cache rather than a run in this build.
-        claim_problems: the verdicts on its claims (``claims.check``), once checked: the claims
-            that do not hold, as ``Problem``s; None until then. Kept in the run cache with the
-            result, since they follow from the snippet's bytes and the result alone.
-    """
-
-    path: str
-    ok: bool
-    error_type: str = ""
-    error_message: str = ""
-    error_line: int = 0
-    traceback: str = ""
-    chunks: list[tuple[int, str, str]] = field(default_factory=list)
-    prints: list[tuple[int, str]] = field(default_factory=list)
-    raw: str = ""
-    versions: dict[str, str] = field(default_factory=dict)
-    seconds: float = 0.0
-    own_seconds: float = 0.0
-    graph_dot: str = ""
-    graph_alt: str = ""
-    graph_caption: str = ""
-    dropped: int = 0
-    deps: list[str] = field(default_factory=list)
-    absent: list[str] = field(default_factory=list)
-    listed: list[str] = field(default_factory=list)
-    installed: dict[str, list[int]] = field(default_factory=dict)
-    addresses: list[str] = field(default_factory=list)
-    cached: bool = False
-    claim_problems: list[Problem] | None = None
-
-    def masked_prints(self) -> list[tuple[int, str]]:
-        """``prints`` with addresses and ids masked (``claims.mask``): what claims are checked against."""
-        from docexec.source.claims import mask
-
-        return [(line, mask(text, self.addresses)) for line, text in self.prints] if self.addresses else self.prints
-
-    @property
-    def output(self) -> str:
-        """All text the run wrote, in order (Python-level output, then C-level output)."""
-        return "".join(text for _, text, _ in self.chunks) + self.raw
-
-    @classmethod
-    def from_report(cls, data: Report) -> RunResult:
-        """Build a result from one report of the worker (``docexec.run.protocol.Report``)."""
-        end = data.get("end") or {}
-        chunks, prints, graph = [], [], {}
-        for event in data.get("events", []):
-            if "graph" in event:
-                graph = event["graph"]
-            elif "o" in event:
-                chunks.append((int(event.get("l", 0)), event["o"], event.get("s", "stdout")))
-            elif "p" in event:
-                prints.append((int(event.get("l", 0)), event["p"]))
-        return cls(
-            path=data["path"],
-            ok=end.get("status") == "ok",
-            error_type=end.get("type", ""),
-            error_message=end.get("message", ""),
-            error_line=int(end.get("line", 0) or 0),
-            traceback=end.get("traceback", ""),
-            chunks=chunks,
-            prints=prints,
-            raw=data.get("raw", ""),
-            versions=data.get("versions", {}),
-            seconds=float(data.get("seconds", 0.0)),
-            own_seconds=float(end.get("own_seconds", 0.0) or 0.0),
-            graph_dot=graph.get("dot", ""),
-            graph_alt=graph.get("alt", ""),
-            graph_caption=graph.get("caption", ""),
-            dropped=int(end.get("dropped", 0) or 0),
-            deps=list(end.get("deps", [])),
-            absent=list(end.get("absent", [])),
-            listed=list(end.get("listed", [])),
-            installed=dict(end.get("installed", {})),
-            addresses=list(end.get("addresses", [])),
-        )
 
 
 class Worker:
@@ -355,7 +238,8 @@ def _collect(worker: Worker, on_result: Callable[[RunResult], None] | None) -> t
         if "started" in data:
             started.add(data["started"])
             continue
-        result = RunResult.from_report(data)
+        result = from_report(data["path"], data.get("events", []), data.get("end"), raw=data.get("raw", ""),
+                             versions=data.get("versions", {}), seconds=float(data.get("seconds", 0.0)))
         results[result.path] = result
         if on_result is not None:
             on_result(result)
@@ -374,7 +258,7 @@ def _lost(path: str, running: set[str], status: int | None, tail: str) -> RunRes
                    + ("; one of them" if others else "; it") + " may end its parent process")
     else:
         message = f"not run: the worker running the examples {how} before this example started"
-    return RunResult(path=path, ok=False, error_type="Crash", error_message=message + (f": {tail}" if tail else ""))
+    return RunResult(path, Failure("Crash", message + (f": {tail}" if tail else "")))
 
 
 def stop_worker(worker: Worker, grace: float = 5.0) -> None:

@@ -9,12 +9,12 @@ different outputs for the same include.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from docexec.core.problems import Problem
+from docexec.core.records import STDOUT, Chunk, Failure, RunResult
 from docexec.graphs import figures
-from docexec.run.execute import RunResult
 from docexec.source import claims
 from docexec.source.snippets import long_lines, read_source, sections, split_target
 
@@ -60,10 +60,10 @@ class Results:
         """The snippet path of an include target: ``ch/x.py:sec`` -> ``snippets/ch/x.py``."""
         return f"{self.folder}/{split_target(target)[0]}"
 
-    def streams(self, target: str) -> list[tuple[str, str]]:
-        """What the lines of ``target`` wrote, as ``(stream, text)`` pieces in order (``stream`` is
-        ``stdout`` or ``stderr``; neighbours on the same stream are joined), addresses shown as
-        ``0x…`` and cut after ``MAX_OUTPUT_CHARS`` with a note.
+    def streams(self, target: str) -> list[Chunk]:
+        """What the lines of ``target`` wrote, as chunks in order (neighbours on the same stream are
+        joined into one, which keeps the line of the first), addresses shown as ``0x…`` and cut after
+        ``MAX_OUTPUT_CHARS`` with a note.
 
         ``target`` is ``<chapter>/<example>.py`` for everything the run wrote (C-level output last),
         or ``<chapter>/<example>.py:<section>`` for what the lines of that section wrote.
@@ -79,22 +79,23 @@ class Results:
         if result is None:
             raise UnknownTargetError(f"{path} has no result in this build")
         if section is None:
-            pieces = [(stream, text) for _, text, stream in result.chunks]
+            chunks = list(result.chunks)
             if result.raw:
-                pieces.append(("stdout", result.raw))
+                chunks.append(Chunk(0, result.raw))
             if result.dropped:
-                pieces.append(("stdout", f"\n[… {result.dropped:,} more characters were written and not recorded]"))
+                chunks.append(Chunk(0, f"\n[… {result.dropped:,} more characters were written and not recorded]"))
         else:
             spans = sections(self.sources[path])
             if section not in spans:
                 raise UnknownTargetError(f"{path} has no section {section!r}")
             first, last = spans[section]
-            pieces = [(stream, text) for line, text, stream in result.chunks if first <= line <= last]
-        return _cut([(stream, claims.mask(text, result.addresses)) for stream, text in _joined(pieces)])
+            chunks = [chunk for chunk in result.chunks if first <= chunk.line <= last]
+        masked = [replace(chunk, text=claims.mask(chunk.text, result.addresses)) for chunk in _joined(chunks)]
+        return _cut(masked)
 
     def output(self, target: str) -> str:
         """The text of ``streams(target)`` as one block, without its trailing line breaks."""
-        return "".join(text for _, text in self.streams(target)).rstrip("\n")
+        return "".join(chunk.text for chunk in self.streams(target)).rstrip("\n")
 
     def problems(self) -> list[Problem]:
         """Every failure of the runs: snippets that raised, hung or crashed, claims that do not hold,
@@ -113,7 +114,7 @@ class Results:
 
     def graphs(self) -> dict[str, str]:
         """Snippet path -> DOT text, for every snippet that ran and left a graph to draw."""
-        return {path: r.graph_dot for path, r in self.runs.items() if r.ok and r.graph_dot}
+        return {path: r.graph.dot for path, r in self.runs.items() if r.ok and r.graph}
 
     def versions(self) -> dict[str, str]:
         """``{"torch": ..., "python": ...}`` of the interpreter that ran the snippets ({} without runs)."""
@@ -131,47 +132,49 @@ def check_claims(result: RunResult, source: str) -> list[Problem]:
     """The claims of ``result``'s snippet that its prints do not bear out (``claims.check``), kept
     on the result (``RunResult.claim_problems``) so that each result is checked once."""
     if result.claim_problems is None:
-        result.claim_problems = [] if result.error_type == "SyntaxError" else claims.check(  # reported already
-            result.path, source, result.masked_prints(), complete=result.ok)
+        syntax = result.failure is not None and result.failure.error == "SyntaxError"  # reported already
+        result.claim_problems = [] if syntax else claims.check(result.path, source, claims.masked(result),
+                                                                complete=result.ok)
     return result.claim_problems
 
 
 def run_problem(result: RunResult) -> Problem:
     """The problem for a run that did not finish: what happened and where."""
-    if result.error_type in ("Timeout", "Crash", "SystemExit", "Options", "MemoryError", "Encoding"):
-        message = result.error_message
+    failure = result.failure or Failure("")
+    if failure.error in ("Timeout", "Crash", "SystemExit", "Options", "MemoryError", "Encoding"):
+        message = failure.message
     else:
-        message = f"raised {result.error_type}: {result.error_message}".rstrip(": ")
-    return Problem(result.path, result.error_line, message, detail=result.traceback)
+        message = f"raised {failure.error}: {failure.message}".rstrip(": ")
+    return Problem(result.path, failure.line, message, detail=failure.traceback)
 
 
-def _joined(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    joined: list[tuple[str, str]] = []
-    for stream, text in pieces:
-        if not text:
+def _joined(chunks: list[Chunk]) -> list[Chunk]:
+    joined: list[Chunk] = []
+    for chunk in chunks:
+        if not chunk.text:
             continue
-        if joined and joined[-1][0] == stream:
-            joined[-1] = (stream, joined[-1][1] + text)
+        if joined and joined[-1].stream == chunk.stream:
+            joined[-1] = replace(joined[-1], text=joined[-1].text + chunk.text)
         else:
-            joined.append((stream, text))
+            joined.append(chunk)
     return joined
 
 
-def _cut(pieces: list[tuple[str, str]], limit: int = MAX_OUTPUT_CHARS) -> list[tuple[str, str]]:
-    """Cut ``pieces`` after about ``limit`` characters in all, at a line end, with a note saying how
+def _cut(chunks: list[Chunk], limit: int = MAX_OUTPUT_CHARS) -> list[Chunk]:
+    """Cut ``chunks`` after about ``limit`` characters in all, at a line end, with a note saying how
     much was left out."""
-    text = "".join(t for _, t in pieces).rstrip("\n")
+    text = "".join(chunk.text for chunk in chunks).rstrip("\n")
     if len(text) <= limit:
-        return pieces
+        return chunks
     cut = text.rfind("\n", 0, limit)
     cut = cut if cut > 0 else limit
     rest = text[cut:].lstrip("\n")
     note = f"\n[… output cut here: {len(rest):,} more characters, {rest.count(chr(10)) + 1:,} more lines]"
     kept, used = [], 0
-    for stream, piece in pieces:
-        if used + len(piece) >= cut:
-            kept.append((stream, piece[: cut - used]))
+    for chunk in chunks:
+        if used + len(chunk.text) >= cut:
+            kept.append(replace(chunk, text=chunk.text[: cut - used]))
             break
-        kept.append((stream, piece))
-        used += len(piece)
-    return _joined(kept + [(kept[-1][0] if kept else "stdout", note)])
+        kept.append(chunk)
+        used += len(chunk.text)
+    return _joined(kept + [Chunk(0, note, kept[-1].stream if kept else STDOUT)])

@@ -19,11 +19,11 @@ from concurrent.futures import wait as wait_for
 from dataclasses import dataclass
 from pathlib import Path
 
+from docexec.core.records import Failure, RunResult
 from docexec.run.cache import RunCache
 from docexec.run.execute import (
     DEFAULT_TIMEOUT,
     ExecutionError,
-    RunResult,
     Worker,
     run_snippets,
     start_worker,
@@ -225,12 +225,12 @@ class Runner:
             data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             line = data[:exc.start].count(10) + 1
-            return RunResult(path=path, ok=False, error_type="Encoding", error_line=line,
-                             error_message=f"is not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8")
+            return RunResult(path, Failure("Encoding", f"is not UTF-8 text (byte 0x{data[exc.start]:02x}); "
+                                                       "save it as UTF-8", line))
         try:
             found_options[path], key = self._options_and_key(path)
         except OptionsError as exc:
-            return RunResult(path=path, ok=False, error_type="Options", error_message=str(exc), error_line=exc.line)
+            return RunResult(path, Failure("Options", str(exc), exc.line))
         if self.cache is None:
             return None
         keys[path] = key

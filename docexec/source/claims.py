@@ -28,6 +28,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from docexec.core.problems import Problem
+from docexec.core.records import Printed, RunResult
 from docexec.source.snippets import split_lines
 
 #: Numbers that may be an address or an id: hexadecimal with six digits or more, decimal with seven
@@ -54,6 +55,13 @@ def mask(text: str, addresses: list[str] | set[str]) -> str:
         return ADDRESS_PLACEHOLDER if token.startswith("0x") else "…"
 
     return ADDRESS_LIKE.sub(hide, text)
+
+
+def masked(result: RunResult) -> list[Printed]:
+    """``result``'s prints with addresses and ids masked (``mask``): what claims are checked against."""
+    if not result.addresses:
+        return result.prints
+    return [Printed(p.line, mask(p.text, result.addresses)) for p in result.prints]
 
 
 class ClaimSyntaxError(ValueError):
@@ -180,12 +188,12 @@ def site_for_line(sites: list[PrintSite], line: int) -> PrintSite | None:
     return best
 
 
-def printed_lines(sites: list[PrintSite], prints: list[tuple[int, str]]) -> dict[int, list[str] | None]:
+def printed_lines(sites: list[PrintSite], prints: list[Printed]) -> dict[int, list[str] | None]:
     """Group recorded print output by call site.
 
     Args:
         sites: from ``find_print_sites``.
-        prints: ``(line, text)`` for each print call the run made in the snippet file, in order.
+        prints: what each print call the run made in the snippet file wrote, in order.
 
     Returns:
         For each site's first line: the output lines of all its calls, addresses normalized and
@@ -193,12 +201,12 @@ def printed_lines(sites: list[PrintSite], prints: list[tuple[int, str]]) -> dict
     """
     chunks: dict[int, list[str]] = {}
     site_of: dict[int, PrintSite | None] = {}  # a loop's print records the same line many times
-    for line, chunk in prints:
-        if line not in site_of:
-            site_of[line] = site_for_line(sites, line)
-        site = site_of[line]
+    for printed in prints:
+        if printed.line not in site_of:
+            site_of[printed.line] = site_for_line(sites, printed.line)
+        site = site_of[printed.line]
         if site is not None:
-            chunks.setdefault(site.line, []).append(chunk)
+            chunks.setdefault(site.line, []).append(printed.text)
     out: dict[int, list[str] | None] = {}
     for site in sites:
         if site.line not in chunks:
@@ -221,7 +229,7 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return doctest.OutputChecker().check_output(want, got, doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1)
 
 
-def check(path: str, source: str, prints: list[tuple[int, str]], complete: bool = True) -> list[Problem]:
+def check(path: str, source: str, prints: list[Printed], complete: bool = True) -> list[Problem]:
     """Compare every claim in a snippet with what its run printed.
 
     Args:
@@ -244,7 +252,7 @@ def check(path: str, source: str, prints: list[tuple[int, str]], complete: bool 
     for line in orphan_claim_lines(source, sites):
         problems.append(Problem(path, line, "this '#>' claim line is not right below a print call, so nothing "
                                             "checks it (run `make fix` to remove it)"))
-    for line in sorted({line for line, _ in prints if site_for_line(sites, line) is None}):
+    for line in sorted({p.line for p in prints if site_for_line(sites, p.line) is None}):
         problems.append(Problem(path, line, "print is called under another name here, so its output cannot carry "
                                             "a claim; call print(...) directly"))
     for site in sites:

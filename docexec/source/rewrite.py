@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from docexec.core.records import Printed
 from docexec.source.claims import (
     ARROW,
     ClaimSyntaxError,
@@ -19,7 +20,7 @@ from docexec.source.claims import (
 from docexec.source.snippets import LINE_LIMIT, split_lines
 
 
-def remap_prints(old_source: str, new_source: str, prints: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def remap_prints(old_source: str, new_source: str, prints: list[Printed]) -> list[Printed]:
     """Move print records of ``old_source`` to the lines of the same calls in ``new_source``.
 
     ``new_source`` must differ from ``old_source`` in comments only (what ``rewrite`` does), so both
@@ -29,11 +30,10 @@ def remap_prints(old_source: str, new_source: str, prints: list[tuple[int, str]]
     if len(old_sites) != len(new_sites):
         raise ValueError("the two sources do not hold the same print calls")
     moved = []
-    for line, text in prints:
-        site = site_for_line(old_sites, line)
-        if site is not None:
-            line += new_sites[old_sites.index(site)].line - site.line
-        moved.append((line, text))
+    for printed in prints:
+        site = site_for_line(old_sites, printed.line)
+        shift = 0 if site is None else new_sites[old_sites.index(site)].line - site.line
+        moved.append(Printed(printed.line + shift, printed.text))
     return moved
 
 
@@ -46,7 +46,7 @@ class Change:
     after: list[str]
 
 
-def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Change]]:
+def rewrite(source: str, prints: list[Printed]) -> tuple[str, list[Change]]:
     """Return ``source`` with every missing or stale claim replaced by what was printed.
 
     Claims that hold are left exactly as written (so hand-written ``...`` patterns survive), notes
@@ -112,7 +112,7 @@ def rewrite(source: str, prints: list[tuple[int, str]]) -> tuple[str, list[Chang
     return new_source, changes
 
 
-def _verify_rewrite(source: str, new_source: str, prints: list[tuple[int, str]]) -> None:
+def _verify_rewrite(source: str, new_source: str, prints: list[Printed]) -> None:
     """Refuse a rewrite that would change the code, or whose claims would not hold on re-reading."""
     try:
         old_tree, new_tree = ast.parse(source), ast.parse(new_source)

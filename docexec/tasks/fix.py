@@ -45,7 +45,7 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
             left += 1
             continue
         try:
-            new_source, changes = rewrite.rewrite(source, result.masked_prints())
+            new_source, changes = rewrite.rewrite(source, claims.masked(result))
         except claims.ClaimSyntaxError as exc:
             print(f"{path}:{exc.line}: {exc} (file left untouched)", file=out)
             left += 1
@@ -55,7 +55,7 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
             write_atomically(runner.root / path, ("\ufeff" if bom else "") + new_source)
         for change in changes:
             print(f"{path}:{change.line}: {_show(change.before)}  =>  {_show(change.after)}", file=out)
-        remaining = claims.check(path, new_source, rewrite.remap_prints(source, new_source, result.masked_prints()))
+        remaining = claims.check(path, new_source, rewrite.remap_prints(source, new_source, claims.masked(result)))
         remaining += long_lines(path, new_source)  # fix keeps lines within the limit, but not a long code line
         for problem in remaining:
             print(str(problem), file=out)

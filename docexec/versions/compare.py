@@ -7,8 +7,8 @@ import difflib
 import re
 from pathlib import Path
 
+from docexec.core.records import STDERR, RunResult
 from docexec.graphs import figures
-from docexec.run.execute import RunResult
 from docexec.run.results import Results, run_problem
 from docexec.source import claims
 from docexec.source.snippets import sections
@@ -39,12 +39,13 @@ def compare(main: Results, side: Results, root: Path, folder: str) -> dict[str, 
         if after is None or not before.ok:
             continue
         source = main.sources[path]
-        drift = ExampleDrift(path, claims=_claims(source, before.masked_prints(), after.masked_prints(), after.ok))
+        drift = ExampleDrift(path, claims=_claims(source, claims.masked(before), claims.masked(after), after.ok))
         if not after.ok:
-            drift.failure, drift.failure_line = neutral(run_problem(after).message), after.error_line
+            drift.failure, drift.failure_line = neutral(run_problem(after).message), after.failure.line
         drift.new_warnings, drift.gone_warnings = _warnings(before, after)
         if after.ok:
-            drift.figure = _figure_diff(root, folder, path, after.graph_dot, main.versions(), side.versions())
+            dot = after.graph.dot if after.graph else ""
+            drift.figure = _figure_diff(root, folder, path, dot, main.versions(), side.versions())
         name = path.removeprefix(f"{folder}/")
         for target in [name] + [f"{name}:{section}" for section in sections(source)]:
             old, new = neutral(main.output(target)), neutral(side.output(target))
@@ -85,15 +86,15 @@ def _warnings(before: RunResult, after: RunResult) -> tuple[list[Warned], list[W
 
 def _warned(result: RunResult) -> dict[tuple[str, str], Warned]:
     found = {}
-    for line, text, stream in result.chunks:
-        if stream != "stderr":
+    for chunk in result.chunks:
+        if chunk.stream != STDERR:
             continue
-        for row in text.splitlines():
+        for row in chunk.text.splitlines():
             match = _WARNING.match(row)
             if match:
                 message = neutral(claims.mask(match.group("message"), result.addresses))
                 key = (match.group("category"), _LOCATION.sub("…", message))
-                found.setdefault(key, Warned(line, f"{match.group('category')}: {message}"))
+                found.setdefault(key, Warned(chunk.line, f"{match.group('category')}: {message}"))
     return found
 
 

@@ -1,0 +1,210 @@
+"""What one example's run produced, as typed records, and the one codec between them and JSON.
+
+A run (``RunResult``) is made of small records: each piece of text it wrote (``Chunk``), each
+``print`` call's text with its line (``Printed``), the graph it left (``Graph``), how it failed
+(``Failure``) and what it read (``Reads``). The worker's reports (``docexec.run.protocol``) carry
+chunks, prints and the graph as events; the run cache and the notebooks' keys store a result as
+``encode`` gives it, with chunks and prints in that same event form, and ``decode`` reads it back:
+one spelling of each record on the wire and on disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from docexec.core.problems import Problem
+
+STDOUT, STDERR = "stdout", "stderr"
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A piece of text the run wrote to ``stream`` (``STDOUT`` or ``STDERR``) while the snippet's
+    module-level line ``line`` ran (0 if none): ``print``, ``sys.stdout.write``, warnings, logging,
+    imported modules."""
+
+    line: int
+    text: str
+    stream: str = STDOUT
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    """The text one ``print`` call located in the snippet file wrote; ``line`` is a line inside that
+    call. Claims are checked against these."""
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Graph:
+    """The autograd graph a run's tensors held when it finished: DOT text
+    (``docexec.graphs.graph.to_dot``), that graph in words for a text alternative, and what the
+    figure shows as HTML (``docexec.graphs.teach.caption``)."""
+
+    dot: str
+    alt: str = ""
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a run did not finish: ``error`` is the exception class name, or ``Timeout``, ``Crash``,
+    ``SystemExit``, ``MemoryError``, ``Encoding`` (the file is not UTF-8), ``Options`` (bad
+    ``# docexec:`` options); ``message`` one line; ``line`` the snippet line (0 when unknown)."""
+
+    error: str
+    message: str = ""
+    line: int = 0
+    traceback: str = ""
+
+
+@dataclass(frozen=True)
+class Reads:
+    """What a run read besides its snippet (``docexec.run.cache`` checks each before trusting it).
+
+    Attributes:
+        deps: repository files (relative paths) it imported or opened, and those it tried to import
+            and whose import raised.
+        absent: repository paths that do not exist where a module it tried to import would have
+            been found (an ``ImportError`` it caught): creating one would change the run.
+        listed: repository folders it listed (``os.listdir``, ``glob``, ...).
+        installed: files of the Python installation it opened: absolute path -> ``[size, mtime_ns]``.
+    """
+
+    deps: tuple[str, ...] = ()
+    absent: tuple[str, ...] = ()
+    listed: tuple[str, ...] = ()
+    installed: dict[str, list[int]] = field(default_factory=dict)
+
+
+@dataclass
+class RunResult:
+    """What one snippet's run produced.
+
+    Attributes:
+        path: the snippet's path relative to the repository root, with ``/`` separators.
+        failure: why it did not run to its end; None when it did (``ok``).
+        chunks: every piece of text it wrote, in order (``Chunk``).
+        prints: what each ``print`` call in the snippet file wrote, in order (``Printed``).
+        raw: output written below Python (C code writing to file descriptors 1 and 2).
+        versions: ``{"torch": ..., "python": ...}`` of the interpreter that ran it.
+        seconds: wall-clock time from the fork of its process to its end, as the worker saw it.
+        own_seconds: wall-clock time of the snippet's own code (the ``exec`` of its module).
+        graph: the graph it left to draw; None if none.
+        dropped: characters of output written beyond what is recorded (``worker.MAX_RECORDED``).
+        reads: what it read (``Reads``).
+        addresses: the numbers in its output that were addresses or ids in its process (they
+            change from run to run): shown masked (``claims.mask``).
+        cached: True when this result came from the run cache rather than a run in this build.
+        claim_problems: the claims that do not hold (``claims.check``), once checked; None until
+            then. Kept in the run cache, since they follow from the snippet's bytes and the result.
+    """
+
+    path: str
+    failure: Failure | None = None
+    chunks: list[Chunk] = field(default_factory=list)
+    prints: list[Printed] = field(default_factory=list)
+    raw: str = ""
+    versions: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    own_seconds: float = 0.0
+    graph: Graph | None = None
+    dropped: int = 0
+    reads: Reads = field(default_factory=Reads)
+    addresses: list[str] = field(default_factory=list)
+    cached: bool = False
+    claim_problems: list[Problem] | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the snippet ran to its end without an exception or a non-zero exit."""
+        return self.failure is None
+
+    @property
+    def output(self) -> str:
+        """All text the run wrote, in order (Python-level output, then C-level output)."""
+        return "".join(chunk.text for chunk in self.chunks) + self.raw
+
+
+def event_of(record: Chunk | Printed) -> dict:
+    """A chunk or a print as the worker writes it (``docexec.run.protocol.Event``)."""
+    if isinstance(record, Printed):
+        return {"p": record.text, "l": record.line}
+    event = {"o": record.text, "l": record.line}
+    if record.stream != STDOUT:
+        event["s"] = record.stream
+    return event
+
+
+def record_of(event: dict) -> Chunk | Printed | Graph:
+    """The record an event of the worker stands for (the inverse of ``event_of``, and graphs)."""
+    if "graph" in event:
+        return Graph(**event["graph"])
+    if "p" in event:
+        return Printed(int(event.get("l", 0)), event["p"])
+    return Chunk(int(event.get("l", 0)), event["o"], event.get("s", STDOUT))
+
+
+def from_report(path: str, events: list[dict], end: dict | None, **fields) -> RunResult:
+    """A result from a worker's report on ``path``: its events and its end (``protocol.End``; None
+    when the process died before writing one), and ``fields`` of ``RunResult`` as they are."""
+    end = end or {}
+    result = RunResult(path, **fields)
+    for event in events:
+        record = record_of(event)
+        if isinstance(record, Graph):
+            result.graph = record
+        else:
+            (result.prints if isinstance(record, Printed) else result.chunks).append(record)
+    if end.get("status") != "ok":
+        result.failure = Failure(end.get("type", ""), end.get("message", ""), int(end.get("line", 0) or 0),
+                                 end.get("traceback", ""))
+    result.own_seconds = float(end.get("own_seconds", 0.0) or 0.0)
+    result.dropped = int(end.get("dropped", 0) or 0)
+    result.reads = Reads(tuple(end.get("deps", ())), tuple(end.get("absent", ())), tuple(end.get("listed", ())),
+                         dict(end.get("installed", {})))
+    result.addresses = list(end.get("addresses", []))
+    return result
+
+
+def encode(result: RunResult, leave_out: frozenset[str] = frozenset({"cached"})) -> dict:
+    """``result`` as JSON-ready data (``decode`` reads it back), without the fields ``leave_out``.
+    The same as ``dataclasses.asdict`` but for chunks and prints, in their event form, and without
+    its deep copy of every chunk."""
+    data = {}
+    for name in RunResult.__dataclass_fields__:
+        if name in leave_out:
+            continue
+        value = getattr(result, name)
+        if name in ("chunks", "prints"):
+            value = [event_of(record) for record in value]
+        elif name == "claim_problems":
+            value = None if value is None else [asdict(problem) for problem in value]
+        elif name in ("failure", "graph", "reads"):
+            value = None if value is None else asdict(value)
+        data[name] = value
+    return data
+
+
+def decode(data: dict) -> RunResult:
+    """The result ``encode`` gave ``data`` for.
+
+    Raises:
+        KeyError, TypeError, ValueError: ``data`` does not have that shape.
+    """
+    fields = dict(data)
+    fields["chunks"] = [record_of(event) for event in data["chunks"]]
+    fields["prints"] = [record_of(event) for event in data["prints"]]
+    if not all(isinstance(c, Chunk) for c in fields["chunks"]) or not all(
+            isinstance(p, Printed) for p in fields["prints"]):
+        raise ValueError("chunks and prints hold other records")
+    for name, record in (("failure", Failure), ("graph", Graph)):
+        fields[name] = None if data.get(name) is None else record(**data[name])
+    reads = data.get("reads") or {}
+    fields["reads"] = Reads(*(tuple(reads.get(k, ())) for k in ("deps", "absent", "listed")),
+                            dict(reads.get("installed", {})))
+    problems = data.get("claim_problems")
+    fields["claim_problems"] = None if problems is None else [Problem(**p) for p in problems]
+    return RunResult(**fields)
