@@ -15,7 +15,8 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
   * ``docexec.source.snippets``  where examples live, their sections and ``# docexec:`` options;
   * ``docexec.source.claims``    output claims in comments: read and checked;
   * ``docexec.source.rewrite``   claims rewritten to what the run printed (``make fix``);
-  * ``docexec.source.includes``  a page read once into include, fence and diagram records;
+  * ``docexec.source.includes``  a page read once into include, fence, diagram and quote records;
+  * ``docexec.source.quotes``    values the prose quotes from a run: ``{{ example: expression }}``, read;
   * ``docexec.source.config``    ``mkdocs.yml`` as docexec reads it (include folders, site address).
 
 ``graphs``: autograd graphs and their figures
@@ -42,6 +43,7 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 ``pages``: what a page shows
   * ``docexec.pages.render``      an include's output block and figures, as HTML;
   * ``docexec.pages.drift_page``  the notes under outputs that the next PyTorch changes, and their page;
+  * ``docexec.pages.quoted``      the values the prose quotes, found in the runs; values it writes by hand;
   * ``docexec.pages.places``      what a place left in a page's HTML stands for;
   * ``docexec.pages.page_store``  pages' HTML kept between builds;
   * ``docexec.pages.expand``      a page's Markdown with includes and outputs put in (for tests and tools).

@@ -19,7 +19,7 @@ from docexec.run.execute import ExecutionError
 from docexec.run.runner import Runner
 from docexec.source.snippets import SNIPPETS_DIR, discover
 from docexec.tasks import upgrade
-from docexec.tasks.check import check
+from docexec.tasks.check import check, prose
 from docexec.tasks.drift_report import drift_report
 from docexec.tasks.export import write_notebooks
 from docexec.tasks.fix import fix
@@ -59,14 +59,24 @@ def main(argv: list[str] | None = None) -> int:
         left = fix(runner, paths)
         print(f"docexec fix: {len(paths)} snippet(s) checked, {left} still with problems")
         return 1 if left else 0
+    return _check(runner, paths, whole=not args.paths)
+
+
+def _check(runner: Runner, paths: list[str], whole: bool) -> int:
+    """``check``: print every problem, and for the whole course the values the prose writes by hand."""
     problems, not_shown = check(runner, paths)
+    wrong_quotes, by_hand = prose(runner) if whole else ([], [])
+    problems += wrong_quotes
     if not_shown is not None:
         print(not_shown)
     for problem in problems:
         print(problem)
         if problem.detail:
             print("    " + problem.detail.replace("\n", "\n    "))
-    print(f"docexec check: {len(paths)} snippet(s), {len(problems)} problem(s)")
+    for problem in by_hand:
+        print(problem)
+    print(f"docexec check: {len(paths)} snippet(s), {len(problems)} problem(s)"
+          + (f"; {len(by_hand)} value(s) the prose writes by hand (listed, not yet counted)" if by_hand else ""))
     return 1 if problems else 0
 
 

@@ -31,10 +31,16 @@ class Chunk:
 @dataclass(frozen=True, slots=True)
 class Printed:
     """The text one ``print`` call located in the snippet file wrote; ``line`` is a line inside that
-    call. Claims are checked against these."""
+    call, ``parts`` what it wrote of each of its arguments (``str`` of each). Claims are checked
+    against the text; the prose quotes parts (``docexec.pages.quoted``)."""
 
     line: int
     text: str
+    parts: tuple[str, ...] | None = None  # None: one argument and the default end (the text's)
+
+    def __post_init__(self):
+        if self.parts is None:
+            object.__setattr__(self, "parts", (self.text.removesuffix("\n"),))
 
 
 @dataclass(frozen=True)
@@ -131,7 +137,10 @@ class RunResult:
 def event_of(record: Chunk | Printed) -> dict:
     """A chunk or a print as the worker writes it (``docexec.run.protocol.Event``)."""
     if isinstance(record, Printed):
-        return {"p": record.text, "l": record.line}
+        event = {"p": record.text, "l": record.line}
+        if record.parts != (record.text[:-1],) or not record.text.endswith("\n"):
+            event["a"] = list(record.parts)
+        return event
     event = {"o": record.text, "l": record.line}
     if record.stream != STDOUT:
         event["s"] = record.stream
@@ -143,7 +152,8 @@ def record_of(event: dict) -> Chunk | Printed | Graph:
     if "graph" in event:
         return Graph(**event["graph"])
     if "p" in event:
-        return Printed(int(event.get("l", 0)), event["p"])
+        parts = event.get("a")
+        return Printed(int(event.get("l", 0)), event["p"], None if parts is None else tuple(parts))
     return Chunk(int(event.get("l", 0)), event["o"], event.get("s", STDOUT))
 
 

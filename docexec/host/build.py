@@ -29,7 +29,7 @@ from docexec.graphs import figures, teach
 from docexec.host import renderers
 from docexec.notebooks.notebook_html import NOTEBOOK_HTML_CACHE, Converter, NotebookPages
 from docexec.notebooks.notebook_jobs import NotebookJobs
-from docexec.pages import render
+from docexec.pages import quoted, render
 from docexec.pages.page_store import PAGE_HTML_CACHE, PageStore
 from docexec.pages.places import Drawing, Place
 from docexec.run.results import Results
@@ -230,6 +230,7 @@ class Build:
         if self.checked is None:
             results = self.runner.wait()
             problems = [p for page in self.pages.values() for p in page.problems] + results.problems()
+            problems += [p for page in self.pages.values() for p in quoted.problems(page, results)]
             problems += self.diagram_problems()
             if problems:
                 raise BuildError(problems)

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import uuid
 from html import escape
@@ -57,12 +58,13 @@ from markdown.util import AtomicString
 from docexec.core.problems import Problem
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
-from docexec.pages.places import ConceptDiagram, FenceOutput, Place, TitleNote
+from docexec.pages.places import ConceptDiagram, FenceOutput, Place, QuotedValue, TitleNote
 from docexec.pages.render import NOT_SEARCHED_NAME, abbreviate_code, reading_minutes
 from docexec.run.execute import ExecutionError
 from docexec.run.results import UnknownTargetError
 from docexec.source.claims import hidden
 from docexec.source.includes import Include, include_folders
+from docexec.source.quotes import Quote, replace_quotes
 from docexec.source.snippets import included_text, indented
 
 
@@ -74,6 +76,7 @@ class SnippetOutputPreprocessor(Preprocessor):
         super().__init__(md)
         self.extension = extension
         self.marker = "docexec-block-" + uuid.uuid4().hex + "-"
+        self.inline_marker = "docexecquote" + uuid.uuid4().hex + "x"  # letters only: no Markdown syntax in it
         self.pending: list[str] = []  # the HTML of each marker line left in this conversion
         self.places: list[Place] = []  # the places left in this conversion
         self.build: builds.Build | None = None
@@ -93,6 +96,9 @@ class SnippetOutputPreprocessor(Preprocessor):
         answers = {fence.answer: fence for fence in page.fences if fence.answer is not None}
         diagrams = {diagram.index: diagram for diagram in page.diagrams}
         key = builds.page_key(text)
+        quotes: dict[int, list[Quote]] = {}
+        for quote in page.quotes:
+            quotes.setdefault(quote.line - 1, []).append(quote)
         out: list[str] = []
         failed = {problem.line for problem in page.problems}
         # each running include, by its line: the code as the reader sees it (included_text), and an
@@ -110,7 +116,7 @@ class SnippetOutputPreprocessor(Preprocessor):
                 indent = line[: len(line) - len(line.lstrip())]
                 out.extend(self._leave(FenceOutput(fence=answers[index], page=key), indent))
                 continue
-            out.append(line)
+            out.append(self._quotes_left(line, quotes[index]) if index in quotes else line)
             if index in ends:
                 out.extend(self._leave(FenceOutput(fence=ends[index], page=key), ends[index].indent))
             elif index == page.title and ends and self.extension.getConfig("versions_note"):
@@ -118,6 +124,16 @@ class SnippetOutputPreprocessor(Preprocessor):
                 minutes = reading_minutes([lines[i] for i in range(len(lines)) if i not in page.fenced], code)
                 out.extend(self._leave(TitleNote(page=key, minutes=minutes), ""))
         return out
+
+    def _quotes_left(self, line: str, quotes: list[Quote]) -> str:
+        """``line`` with a place left for each of its quotes: an inline marker, stashed later as the
+        block markers are (``BlockPlaceholderPreprocessor``)."""
+        markers = []
+        for quote in quotes:
+            self.places.append(QuotedValue(quote=quote))
+            self.pending.append(self.build.place(self.places[-1]))
+            markers.append(f"{self.inline_marker}{len(self.pending) - 1}x")
+        return replace_quotes(line, quotes, markers)
 
     def _leave(self, place: Place, indent: str) -> list[str]:
         # Python-Markdown's whitespace normalizer (priority 30) strips stash placeholders, so leave a
@@ -150,6 +166,8 @@ class BlockPlaceholderPreprocessor(Preprocessor):
         self.placeholders, self.answers = set(), set()
         out = []
         for line in lines:
+            if self.outputs.inline_marker in line:
+                line = self._stash_quotes(line)
             stripped = line.strip()
             if stripped.startswith(marker):
                 index = int(stripped[len(marker):])
@@ -161,6 +179,14 @@ class BlockPlaceholderPreprocessor(Preprocessor):
                 line = line[: len(line) - len(line.lstrip())] + placeholder
             out.append(line)
         return out
+
+
+    def _stash_quotes(self, line: str) -> str:
+        """``line`` with the inline markers of quotes replaced by their places, stashed."""
+        def stash(match: re.Match) -> str:
+            return self.md.htmlStash.store(self.outputs.pending[int(match.group(1))])
+
+        return re.sub(rf"{self.outputs.inline_marker}(\d+)x", stash, line)
 
 
 class AtomicPlaceholderTreeprocessor(Treeprocessor):

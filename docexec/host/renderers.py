@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from docexec.pages import drift_page, render
-from docexec.pages.places import ConceptDiagram, Drawing, FenceOutput, PageHtml, Place, TitleNote
+from docexec.pages import drift_page, quoted, render
+from docexec.pages.places import ConceptDiagram, Drawing, FenceOutput, PageHtml, Place, QuotedValue, TitleNote
 from docexec.run.results import Results
 
 #: Each kind of place (``docexec.pages.places``) and what fills it in: ``renderer(build, place,
@@ -46,6 +46,14 @@ def _fence_html(build, place: FenceOutput, results: Results, shown: dict) -> str
     return "\n".join(([render.output_html(out.text)] if out.text else [])
                      + ([render.drift_note_html(note)] if note else [])
                      + [build.page_figure(shown.setdefault(place.page, {}), figure) for figure in out.figures])
+
+
+@renders(QuotedValue)
+def _quoted_html(build, place: QuotedValue, results: Results, shown: dict) -> str:  # noqa: ARG001 - a renderer
+    try:
+        return quoted.html(quoted.value(place.quote, results))
+    except quoted.QuoteError:  # a problem of the build, listed on the page by a preview server
+        return f"<code>{{{{ {escape(place.quote.example)}: {escape(place.quote.expression)} }}}}</code>"
 
 
 @renders(TitleNote)

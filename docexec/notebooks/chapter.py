@@ -26,10 +26,12 @@ from pathlib import Path
 
 from docexec.core.records import encode
 from docexec.graphs.figures import Drawings
+from docexec.pages import quoted
 from docexec.pages.render import include_output, labelled
 from docexec.run.results import Results
 from docexec.source.claims import hidden
 from docexec.source.includes import Fence, Page, fence_mark
+from docexec.source.quotes import replace_quotes
 from docexec.source.snippets import included_text
 
 _ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?P<kind>!!!|\?\?\?\+?)[ \t]+\w+(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
@@ -156,6 +158,7 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
     diagrams = {diagram.index: diagram for diagram in page.diagrams}
     prose = _Prose(page, site_url)
     cells = _Cells(prose)
+    quoting = _quoting(page, results)
     index = 0
     while index <= len(page.lines):
         closing = prose.leave(page.lines[index] if index < len(page.lines) else None)
@@ -184,7 +187,7 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
             if diagram.caption:
                 cells.prose.append(f"\n*{diagram.caption}*")
         else:
-            line = prose.line(page.lines[index], index in page.fenced)
+            line = prose.line(quoting.get(index, page.lines[index]), index in page.fenced)
             if line is not None:
                 cells.prose.append(f"{line} {NOTEBOOK_TITLE}" if index == page.title else line)
         if index == page.title and results.versions():
@@ -260,6 +263,24 @@ def _chapter_link(page: Page, site_url: str) -> str:
     stem = Path(page.name).stem
     base = site_url.rstrip("/") + "/" if site_url else "../../"
     return f"[{title_of(page)}]({base}{stem}/)"
+
+
+def _quoting(page: Page, results: Results) -> dict[int, str]:
+    """The lines of ``page`` that quote values of the runs (0-based), with the values put in as
+    Markdown (a quote that names no value stays as written: the build reports it)."""
+    by_line: dict[int, list] = {}
+    for quote in page.quotes:
+        by_line.setdefault(quote.line - 1, []).append(quote)
+    lines = {}
+    for index, quotes in by_line.items():
+        shown = []
+        for quote in quotes:
+            try:
+                shown.append(quoted.markdown(quoted.value(quote, results)))
+            except quoted.QuoteError:
+                shown.append(page.lines[index][quote.start:quote.end])
+        lines[index] = replace_quotes(page.lines[index], quotes, shown)
+    return lines
 
 
 def _fence_cells(fence: Fence, results: Results, drawings: Drawings, cells: _Cells) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from docexec.pages import render
 from docexec.source.includes import Diagram, Fence
+from docexec.source.quotes import Quote
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,14 @@ class TitleNote(Place):
 
     page: str
     minutes: int
+
+
+@dataclass(frozen=True)
+class QuotedValue(Place):
+    """A value the prose quotes from a run (``docexec.source.quotes``)."""
+
+    quote: Quote
+    holds_places = False
 
 
 @dataclass(frozen=True)

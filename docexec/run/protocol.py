@@ -135,12 +135,15 @@ class Event(TypedDict, total=False):
     ``o``: text written to stdout (or stderr, with ``s`` = ``"stderr"``), ``l`` the snippet's
     module-level line that was running (0 if none), ``raw_end`` how far the raw output (written
     below Python, to file descriptors 1 and 2) had been read when this text was written;
-    ``p``: the text one ``print`` call in the snippet file wrote, ``l`` the line of that call;
+    ``p``: the text one ``print`` call in the snippet file wrote, ``l`` the line of that call, ``a``
+    what it wrote of each argument (left out when it had one argument and the default end: then
+    that is ``p`` without its line break);
     ``graph``: ``{"dot": ..., "alt": ...}``, the autograd graph left when the snippet finished.
     """
 
     o: str
     p: str
+    a: list[str]
     l: int  # noqa: E741 - the wire name
     s: str
     raw_end: int

@@ -61,7 +61,8 @@ def masked(result: RunResult) -> list[Printed]:
     """``result``'s prints with addresses and ids masked (``mask``): what claims are checked against."""
     if not result.addresses:
         return result.prints
-    return [Printed(p.line, mask(p.text, result.addresses)) for p in result.prints]
+    return [Printed(p.line, mask(p.text, result.addresses), tuple(mask(part, result.addresses) for part in p.parts))
+            for p in result.prints]
 
 
 class ClaimSyntaxError(ValueError):

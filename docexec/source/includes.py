@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from docexec.core.problems import Problem
+from docexec.source.quotes import Quote, QuoteSyntaxError, find_quotes
 from docexec.source.snippets import INCLUDE, sections, split_lines, split_target
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*)$")
@@ -90,8 +91,10 @@ class Page:
         diagrams: its concept diagram lines, outside fences.
         fenced: the 0-based numbers of every line inside a fence, fences included.
         title: the 0-based line of its ``# `` title, or None.
+        quotes: the values its prose quotes from its examples' runs (``docexec.source.quotes``).
         problems: what is wrong with it: includes of missing files or sections, includes by line
-            numbers, diagrams naming a missing file (``page:line: reason``).
+            numbers, diagrams naming a missing file, quotes of examples it does not run
+            (``page:line: reason``).
     """
 
     name: str
@@ -100,6 +103,7 @@ class Page:
     diagrams: list[Diagram] = field(default_factory=list)
     fenced: set[int] = field(default_factory=set)
     title: int | None = None
+    quotes: list[Quote] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
     @property
@@ -142,6 +146,7 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
     _answers(page)
     _includes_outside_fences(page, root, folders, folder)
     _block_includes(page, folder)
+    _quotes(page, folder)
     page.problems.sort(key=lambda problem: problem.line)
     return page
 
@@ -160,6 +165,32 @@ def _prose(page: Page, root: str) -> None:
             if not os.path.isfile(os.path.join(root, diagram.group("path"))):
                 page.problems.append(Problem(page.name, number + 1, f"shows the diagram {diagram.group('path')!r}, "
                                                                     "which is not a file"))
+
+
+def _quotes(page: Page, folder: str) -> None:
+    """The quotes in the page's prose, each with the example it names (``Quote.file``); a quote
+    that cannot be read, or that names an example the page does not run, is a problem of the page."""
+    examples: dict[str, list[str]] = {}
+    for path in page.snippets:
+        name = path.removeprefix(f"{folder}/").removesuffix(".py")  # chapter/example
+        for key in (name, name.rsplit("/", 1)[-1]):
+            examples.setdefault(key, []).append(path)
+    for number, line in enumerate(page.lines):
+        if number in page.fenced or "{{" not in line:
+            continue
+        try:
+            found = find_quotes(line, number + 1)
+        except QuoteSyntaxError as exc:
+            page.problems.append(Problem(page.name, number + 1, str(exc)))
+            continue
+        for quote in found:
+            paths = examples.get(quote.example.removesuffix(".py"), [])
+            if len(paths) == 1:
+                page.quotes.append(dataclasses.replace(quote, file=paths[0]))
+                continue
+            why = (f"names {len(paths)} examples of the page ({', '.join(paths)}): add the chapter folder"
+                   if paths else "is not an example this page runs")
+            page.problems.append(Problem(page.name, number + 1, f"quotes {quote.example!r}, which {why}"))
 
 
 def _includes_outside_fences(page: Page, root: str, folders: dict[str, str], folder: str) -> None:

@@ -5,9 +5,27 @@ from __future__ import annotations
 from pathlib import Path
 
 from docexec.core.problems import Problem
+from docexec.pages import quoted
 from docexec.run.runner import Runner
+from docexec.source.config import include_paths
+from docexec.source.includes import parse_page
 from docexec.source.snippets import SNIPPETS_DIR
 from docexec.versions import drift
+
+
+def prose(runner: Runner, docs_dir: str = "docs") -> tuple[list[Problem], list[Problem]]:
+    """What is wrong with the values the pages' prose quotes (``docexec.pages.quoted.problems``),
+    and every value it writes by hand that an example of the same page printed
+    (``docexec.pages.quoted.restatements``), from the runs of ``runner`` (waited for)."""
+    root = Path(runner.root)
+    results = runner.wait()
+    problems, by_hand = [], []
+    for path in sorted((root / docs_dir).rglob("*.md")):
+        page = parse_page(path.read_text(encoding="utf-8"), path.relative_to(root).as_posix(), str(root),
+                          include_paths(root), runner.folder)
+        problems += page.problems + quoted.problems(page, results)
+        by_hand += quoted.restatements(page, results)
+    return problems, by_hand
 
 
 def check(runner: Runner, paths: list[str]) -> tuple[list[Problem], Problem | None]:

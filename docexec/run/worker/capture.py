@@ -15,6 +15,8 @@ from docexec.source.claims import ADDRESS_LIKE
 
 #: Output a snippet may write before the rest is counted but no longer recorded (characters).
 MAX_RECORDED = 16_000_000
+#: Characters of each argument of a ``print`` call kept apart (for the prose that quotes one).
+MAX_PART = 2_000
 
 
 class Capture:
@@ -156,16 +158,25 @@ def _module_line(filename: str) -> int:
 
 
 def install_print(capture: Capture, filename: str) -> None:
-    """Replace ``print`` so that each call made in the snippet file is also recorded with its line."""
+    """Replace ``print`` so that each call made in the snippet file is also recorded with its line
+    and what it wrote of each argument."""
     original = builtins.print
 
     def print(*args, sep=" ", end="\n", file=None, flush=False):  # noqa: A001 - same name on purpose
-        buffer = io.StringIO()
-        original(*args, sep=sep, end=end, file=buffer)
-        text = buffer.getvalue()
         caller = sys._getframe(1)
-        if caller.f_code.co_filename == filename:
-            capture.emit({"p": text[:MAX_RECORDED], "l": caller.f_lineno})
+        mine = caller.f_code.co_filename == filename
+        if mine and (sep is None or type(sep) is str) and (end is None or type(end) is str):
+            parts = [str(arg) for arg in args]  # what print writes of each argument, as it does
+            text = (" " if sep is None else sep).join(parts) + ("\n" if end is None else end)
+        else:
+            buffer = io.StringIO()
+            original(*args, sep=sep, end=end, file=buffer)
+            text, parts = buffer.getvalue(), None
+        if parts is not None:
+            event: Event = {"p": text[:MAX_RECORDED], "l": caller.f_lineno}
+            if parts != [text[:-1]] or not text.endswith("\n"):  # else one argument, the default end
+                event["a"] = [part[:MAX_PART] for part in parts]
+            capture.emit(event)
         target = sys.stdout if file is None else file
         target.write(text)
         if flush:

@@ -1,0 +1,184 @@
+"""The values a page's prose quotes (``docexec.source.quotes``), found in a build's results.
+
+A quote names an argument of a ``print`` call in an example; the run recorded what each print
+call wrote of each argument (``Printed.parts``), so the value shown is the one this build's run
+printed, addresses masked as in the output block. ``problems`` says, as ``page:line: reason``,
+which quotes name no value; ``html`` and ``markdown`` show a value on the page and in the
+chapter notebook.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+from html import escape
+
+from docexec.core.problems import Problem
+from docexec.run.results import Results
+from docexec.source import claims
+from docexec.source.includes import Page
+from docexec.source.quotes import Quote
+
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|inf|nan)(?![\w.])")
+_OBJECT = re.compile(r"^<(?P<name>[\w.]+) object at \S+>$")
+
+
+@dataclass(frozen=True)
+class Value:
+    """A quoted value as shown: its text, and whether it is code."""
+
+    text: str
+    code: bool
+
+
+class QuoteError(ValueError):
+    """A quote that names no value of the run (the message says why)."""
+
+
+def value(quote: Quote, results: Results) -> Value:
+    """What ``quote`` shows from ``results``.
+
+    Raises:
+        QuoteError: its example did not run to the print, no print call writes that argument, it
+            was written more than once without ``#n``, or it does not have the form asked for.
+    """
+    result = results.runs.get(quote.file)
+    if result is None:
+        raise QuoteError(f"{quote.file} did not run in this build")
+    calls = _calls(results.source(quote.file), quote.expression)
+    name = f"{quote.file.rsplit('/', 1)[-1]}"
+    if not calls:
+        raise QuoteError(f"no print call in {name} has the argument {quote.expression!r}; print it there to quote it")
+    written = [printed.parts[index] for printed in claims.masked(result)
+               for first, last, index in calls if first <= printed.line <= last and index < len(printed.parts)]
+    if not written:
+        raise QuoteError(f"the print of {quote.expression!r} in {name} (line {calls[0][0]}) never ran")
+    if quote.nth is None and len(written) > 1:
+        raise QuoteError(f"{name} printed {quote.expression!r} {len(written)} times: say which with #1 to "
+                         f"#{len(written)}")
+    if quote.nth is not None and not 1 <= quote.nth <= len(written):
+        raise QuoteError(f"{name} printed {quote.expression!r} {len(written)} time(s), not {quote.nth}")
+    return _form(written[(quote.nth or 1) - 1], quote)
+
+
+def _calls(source: str, expression: str) -> list[tuple[int, int, int]]:
+    """Every ``print`` call of ``source`` with ``expression`` among its arguments: its first and last
+    line and the argument's position (calls with a ``*`` argument are left out: the position of
+    what follows it is not known)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print"):
+            continue
+        if any(isinstance(arg, ast.Starred) for arg in node.args):
+            continue
+        for index, arg in enumerate(node.args):
+            if ast.unparse(arg) == expression:
+                found.append((node.lineno, node.end_lineno or node.lineno, index))
+    return sorted(found)
+
+
+def _form(text: str, quote: Quote) -> Value:
+    if "\n" in text.strip():
+        raise QuoteError(f"{quote.expression!r} printed {text.strip().count(chr(10)) + 1} lines; quote a value "
+                         "printed on one line")
+    text = text.strip()
+    if quote.form == "number":
+        numbers = _NUMBER.findall(text)
+        if len(numbers) != 1:
+            raise QuoteError(f"{quote.expression!r} printed {text!r}, which holds {len(numbers)} numbers, not one")
+        number = numbers[0]
+        return Value(number[:-1] if number.endswith(".") else number, code=False)
+    if quote.form == "name":
+        match = _OBJECT.match(text)
+        if match is None:
+            raise QuoteError(f"{quote.expression!r} printed {text!r}, which is not an object shown as "
+                             "<Name object at 0x…>")
+        return Value(match.group("name"), code=True)
+    return Value(text, code=quote.form == "code")
+
+
+def problems(page: Page, results: Results) -> list[Problem]:
+    """The quotes of ``page`` that name no value of ``results``, as ``page:line: reason``."""
+    found = []
+    for quote in page.quotes:
+        try:
+            value(quote, results)
+        except QuoteError as exc:
+            found.append(Problem(page.name, quote.line, f"quotes {{{{ {quote.example}: {quote.expression} }}}}, "
+                                                        f"but {exc}"))
+    return found
+
+
+def html(shown: Value) -> str:
+    """A value as the page shows it."""
+    return f"<code>{escape(shown.text)}</code>" if shown.code else escape(shown.text)
+
+
+def markdown(shown: Value) -> str:
+    """A value as a notebook's Markdown cell shows it."""
+    if not shown.code:
+        return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", shown.text)
+    ticks = "`" * (max((len(run) for run in re.findall(r"`+", shown.text)), default=0) + 1)
+    pad = " " if shown.text.startswith("`") or shown.text.endswith("`") else ""
+    return f"{ticks}{pad}{shown.text}{pad}{ticks}"
+
+
+#: A number as an output writes it (``12.``), as a sentence does (a point after it ends the
+#: sentence), and a Node's class name.
+_PROSE_NUMBER = re.compile(r"(?<![\w.])-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+_SENTENCE_NUMBER = re.compile(r"(?<![\w.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w]|\.\d)")
+_NODE_NAME = re.compile(r"\b(?:\w+Backward\d*|AccumulateGrad)\b")
+#: What a line carries to say why a value in it stays literal (it is checked no further).
+LITERAL = re.compile(r"<!--\s*literal:\s*\S[^>]*-->")
+#: What is not a value in a line of prose: quotes, link targets, comments, and the number after a
+#: word that makes it a reference (Exercise 4, Pitfall 2, chapter 10, PyTorch 2.13).
+_NOT_PROSE = re.compile(r"\{\{.*?\}\}|\]\([^)]*\)|<!--.*?-->|"
+                        r"\b(?:[Ee]xercises?|[Pp]itfalls?|[Cc]hapters?|[Ss]teps?|[Ss]ections?|lines?|PyTorch|Python) "
+                        r"[\d.]+")
+
+
+def restatements(page: Page, results: Results) -> list[Problem]:
+    """The numbers and Node names that ``page``'s prose writes by hand and that an example of the
+    page printed: each would go stale when the example or PyTorch changes. Numbers that also stand
+    in an example's code (an input the text sets) are left out, and so is a line that says why its
+    values stay literal (``<!-- literal: reason -->``)."""
+    printed, inputs = _printed_values(page, results)
+    found = []
+    for number, line in enumerate(page.lines, start=1):
+        if number - 1 in page.fenced or LITERAL.search(line) or line.startswith("#"):
+            continue
+        prose = _NOT_PROSE.sub(" ", line)
+        values = [n for n in _SENTENCE_NUMBER.findall(prose) if _plain(n) in printed and _plain(n) not in inputs]
+        values += [name for name in _NODE_NAME.findall(prose) if name in printed]
+        found += [Problem(page.name, number, f"writes {value} by hand, and an example of the page printed it: quote "
+                                             "it ({{ example: expression }}) or say why it stays "
+                                             "(<!-- literal: reason -->)") for value in values]
+    return found
+
+
+def _printed_values(page: Page, results: Results) -> tuple[set[str], set[str]]:
+    """The numbers and Node names the page's examples printed, and the numbers in their code."""
+    printed, inputs = set(), set()
+    for path in page.snippets:
+        result = results.runs.get(path)
+        if result is None:
+            continue
+        with contextlib.suppress(tokenize.TokenError, SyntaxError):  # reported as the run's failure
+            for token in tokenize.generate_tokens(io.StringIO(results.source(path)).readline):
+                if token.type == tokenize.NUMBER:
+                    inputs.add(_plain(token.string))
+        for text in (p.text for p in claims.masked(result)):
+            printed.update(_plain(n) for n in _PROSE_NUMBER.findall(text))
+            printed.update(_NODE_NAME.findall(text))
+    return printed, inputs
+
+
+def _plain(number: str) -> str:
+    """A number as text without the zeros and point that do not change it (``12.0`` -> ``12``)."""
+    if "." in number and "e" not in number.lower():
+        number = number.rstrip("0").rstrip(".")
+    return number or "0"

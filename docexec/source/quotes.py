@@ -1,0 +1,105 @@
+"""Values the prose quotes from a run, as a page writes them: ``{{ example: expression }}``.
+
+A sentence, a table cell, an admonition or an answer's text can show what an example on the same
+page printed, instead of restating it by hand::
+
+    The run gives x.grad = {{ seed_gradient: x.grad | number }}, and y's grad_fn is
+    {{ seed_gradient: y.grad_fn | name }}.
+
+* ``example`` names an example the page runs: its file name without ``.py`` (``seed_gradient``),
+  or with its chapter folder (``backward-pass/seed_gradient``) when two on the page share a name.
+* ``expression`` is an argument of a ``print`` call in that example, as written there (spacing
+  does not matter): the quote shows what ``print`` wrote of that argument in this build's run.
+  A name, not a line number: inserting lines in the example does not change what it quotes.
+* ``#n`` (optional, after the expression) picks the n-th time, in the order of the run, that a
+  print wrote that argument; without it, it must have been written exactly once.
+* ``| form`` (optional) says how to show it: ``code`` (the default) as code; ``number``: the one
+  number in it, as text (``tensor(12.)`` gives 12); ``name``: the class of an object printed as
+  ``<MulBackward0 object at 0x…>``, as code; ``text``: as text.
+
+This module only reads the syntax; ``docexec.pages.quoted`` finds the values in a build's results.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+#: The ways a quoted value is shown (see the module docstring).
+FORMS = ("code", "number", "name", "text")
+
+QUOTE = re.compile(r"\{\{\s*(?P<example>[\w./-]+?)\s*:\s*(?P<expression>[^{}]+?)\s*(?:#(?P<nth>\d+)\s*)?"
+                   r"(?:\|\s*(?P<form>\w+)\s*)?\}\}")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+
+@dataclass(frozen=True)
+class Quote:
+    """One ``{{ example: expression }}`` in a page.
+
+    Attributes:
+        line: its 1-based line in the page.
+        start, end: where it stands in that line (``line_text[start:end]`` is its text).
+        example: the example as the page names it.
+        expression: the print argument it quotes, as Python prints it back (``ast.unparse``).
+        nth: which time that argument was printed (1-based), or None: the only time.
+        form: how it is shown (one of ``FORMS``).
+        file: the example's repository path, once found among the page's examples ("" until then).
+    """
+
+    line: int
+    start: int
+    end: int
+    example: str
+    expression: str
+    nth: int | None
+    form: str
+    file: str = ""
+
+
+class QuoteSyntaxError(ValueError):
+    """A ``{{ ... }}`` that is not a quote as the module docstring describes."""
+
+
+def find_quotes(line_text: str, line: int) -> list[Quote]:
+    """The quotes on one line of prose, left to right; text in code spans is not read.
+
+    Raises:
+        QuoteSyntaxError: a quote whose expression is not Python or whose form is unknown.
+    """
+    spans = [match.span() for match in _CODE_SPAN.finditer(line_text)]
+    found = []
+    for match in QUOTE.finditer(line_text):
+        if any(start <= match.start() < end for start, end in spans):
+            continue
+        form = match.group("form") or "code"
+        if form not in FORMS:
+            raise QuoteSyntaxError(f"{match.group(0)}: there is no form {form!r}; use one of {', '.join(FORMS)}")
+        found.append(Quote(line, match.start(), match.end(), match.group("example"),
+                           normal(match.group("expression"), match.group(0)),
+                           int(match.group("nth")) if match.group("nth") else None, form))
+    return found
+
+
+def normal(expression: str, context: str = "") -> str:
+    """``expression`` as Python writes it back (``ast.unparse``), so that spacing does not matter.
+
+    Raises:
+        QuoteSyntaxError: it is not a Python expression.
+    """
+    try:
+        return ast.unparse(ast.parse(expression.strip(), mode="eval").body)
+    except SyntaxError as exc:
+        raise QuoteSyntaxError(f"{context or expression}: {expression.strip()!r} is not a Python expression "
+                               f"({exc.msg})") from exc
+
+
+def replace_quotes(line_text: str, quotes: list[Quote], shown: list[str]) -> str:
+    """``line_text`` with each of ``quotes`` (all on that line, left to right) replaced by the text
+    at the same position in ``shown``."""
+    out, last = [], 0
+    for quote, text in zip(quotes, shown, strict=True):
+        out += [line_text[last:quote.start], text]
+        last = quote.end
+    return "".join(out) + line_text[last:]

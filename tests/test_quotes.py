@@ -1,0 +1,110 @@
+"""Values the prose quotes from a run: ``{{ example: expression }}`` shows what that build's run printed."""
+
+from __future__ import annotations
+
+import pytest
+
+from docexec.graphs import figures
+from docexec.host import build as builds
+from docexec.notebooks.chapter import chapter_notebook
+from docexec.source.includes import parse_page
+
+from .conftest import run_all, write_snippets
+from .test_markdown_ext import convert, on_disk
+
+SQUARE = """
+    import torch
+
+    x = torch.tensor({x}, requires_grad=True)
+    y = x * x
+    y.backward()
+    print(x.grad)  # tensor({grad}.)
+    print("made by", y.grad_fn)  # made by <MulBackward0 object at 0x...>
+    for step in range(2):
+        print(step * {x})
+    #> ...
+    """
+
+PAGE = """# Quotes
+
+The gradient is {{ square: x.grad | number }}, as code {{ square: x.grad }}; y came from
+{{ square: y.grad_fn | name }}. The second step printed {{ square: step * 2.0 #2 }}, and
+`{{ square: x.grad }}` in a code span stays as written.
+
+```python
+--8<-- "q/square.py"
+```
+"""
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("quotes")
+    write_snippets(root, {"snippets/q/square.py": SQUARE.format(x="2.0", grad=4),
+                          "snippets/q/other.py": 'print("elsewhere")  # elsewhere\n'})
+    synced(root)
+    return root
+
+
+def synced(root):
+    """The runs of ``root``, with the DOT files `make fix` would commit."""
+    results = run_all(root)
+    figures.sync(root, results.graphs(), set(results.runs))
+    return results
+
+
+def test_a_quote_shows_what_the_run_printed_in_the_form_asked(repo):
+    with on_disk(repo, "q.md", PAGE):
+        html = convert(repo, PAGE)
+    assert "The gradient is 4, as code <code>tensor(4.)</code>; y came from\n<code>MulBackward0</code>." in html
+    assert "The second step printed <code>2.0</code>, and" in html
+    assert "<code>{{ square: x.grad }}</code> in a code span stays as written" in html
+
+
+def test_a_changed_input_changes_the_sentence_on_the_page_and_in_the_notebook(repo):
+    write_snippets(repo, {"snippets/q/square.py": SQUARE.format(x="3.0", grad=6)})
+    page = PAGE.replace("step * 2.0", "step * 3.0")
+    try:
+        synced(repo)
+        with on_disk(repo, "q.md", page):
+            html = convert(repo, page)
+        assert "The gradient is 6, as code <code>tensor(6.)</code>" in html
+        results = synced(repo)
+        record = parse_page(page, "docs/q.md", str(repo), ["snippets"], "snippets")
+        notebook = chapter_notebook(record, results, builds.Build(builds.runner_for(repo)).drawings)
+        prose = "".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown")
+        assert "The gradient is 6, as code `tensor(6.)`; y came from\n`MulBackward0`." in prose
+        assert "printed `3.0`" in prose and "{{" not in prose.replace("`{{ square: x.grad }}`", "")
+    finally:
+        write_snippets(repo, {"snippets/q/square.py": SQUARE.format(x="2.0", grad=4)})
+        synced(repo)
+
+
+@pytest.mark.parametrize(("quote", "reason"), [
+    ("{{ square: x.gard }}", "quotes {{ square: x.gard }}, but no print call in square.py has the argument 'x.gard'"),
+    ("{{ square: step * 2.0 }}", "square.py printed 'step * 2.0' 2 times: say which with #1 to #2"),
+    ("{{ square: step * 2.0 #3 }}", "square.py printed 'step * 2.0' 2 time(s), not 3"),
+    ("{{ square: y.grad_fn | number }}", "which holds 0 numbers, not one"),
+    ("{{ square: x.grad | name }}", "which is not an object shown as <Name object at 0x…>"),
+    ("{{ other: 'elsewhere' }}", "quotes 'other', which is not an example this page runs"),
+    ("{{ square: x.grad | bold }}", "there is no form 'bold'"),
+    ("{{ square: x.grad( }}", "is not a Python expression"),
+])
+def test_a_quote_that_names_no_value_fails_the_build_with_its_page_line(repo, quote, reason):
+    page = f'# Q\n\n```python\n--8<-- "q/square.py"\n```\n\nSee {quote} here.\n'
+    with on_disk(repo, "bad.md", page), pytest.raises(builds.BuildError) as failed:
+        convert(repo, page)
+    (problem,) = [str(p) for p in failed.value.problems]
+    assert problem.startswith("docs/bad.md:7: ") and reason in problem, problem
+
+
+def test_a_printed_value_written_by_hand_is_listed_unless_the_line_says_why(repo):
+    from docexec.pages import quoted
+
+    page = parse_page('# Q\n\n```python\n--8<-- "q/square.py"\n```\n\n'
+                      "The gradient is 4 and y came from MulBackward0.\n"
+                      "x starts at 2.0; Exercise 4 and {{ square: x.grad | number }} are fine.\n"
+                      "Here 4 stays. <!-- literal: the text works it out by hand first -->\n",
+                      "docs/q.md", str(repo), ["snippets"], "snippets")
+    found = [str(p).split(" by hand")[0] for p in quoted.restatements(page, run_all(repo))]
+    assert found == ["docs/q.md:7: writes 4", "docs/q.md:7: writes MulBackward0"]
