@@ -129,3 +129,24 @@ def source_html(markdown_text: str) -> str:
     extensions += ["tables"]  # MkDocs adds toc, tables and fenced_code to every site's extensions
     converter = markdown.Markdown(extensions=extensions, extension_configs=configs)
     return converter.convert("\n".join(unescaped(line) for line in markdown_text.split("\n")))
+
+
+#: What stands for a quoted value (``{{ example: expression }}``) in the prose compared: any text.
+ANY_VALUE = "QUOTEDVALUEHERE"
+
+
+def unquoted(page: str) -> str:
+    """``page`` with each quote of a run's value replaced by ``ANY_VALUE``."""
+    from docexec.source.quotes import find_quotes, replace_quotes
+
+    lines = page.split("\n")
+    for number, line in enumerate(lines):
+        quotes = find_quotes(line, number + 1) if "{{" in line else []
+        lines[number] = replace_quotes(line, quotes, [ANY_VALUE] * len(quotes))
+    return "\n".join(lines)
+
+
+def shows(shown: str, block: str) -> bool:
+    """Whether the squeezed text ``shown`` holds ``block``, any text standing where it quotes a value."""
+    pieces = squeezed(block).split(ANY_VALUE)
+    return re.search(".+?".join(map(re.escape, pieces)), shown) is not None if len(pieces) > 1 else pieces[0] in shown

@@ -108,3 +108,29 @@ def test_a_printed_value_written_by_hand_is_listed_unless_the_line_says_why(repo
                       "docs/q.md", str(repo), ["snippets"], "snippets")
     found = [str(p).split(" by hand")[0] for p in quoted.restatements(page, run_all(repo))]
     assert found == ["docs/q.md:7: writes 4", "docs/q.md:7: writes MulBackward0"]
+
+
+@pytest.mark.parametrize(("line", "reason"), [
+    ("See {{ square: x.grad\n", "that is not a quote"),
+    ("See {{ square: {'a': 1}['a'] }} here.\n", "that is not a quote"),
+    ("See {{ square x.grad }} here.\n", "that is not a quote"),
+    ("See {{ square: x.grad #two }} here.\n", "'#' takes a number"),
+])
+def test_braces_that_are_not_a_quote_are_named_with_their_line(repo, line, reason):
+    page = parse_page(f'# Q\n\n```python\n--8<-- "q/square.py"\n```\n\n{line}', "docs/q.md", str(repo),
+                      ["snippets"], "snippets")
+    (problem,) = [str(p) for p in page.problems]
+    assert problem.startswith("docs/q.md:7: ") and reason in problem, problem
+
+
+def test_a_quote_of_an_example_that_does_not_parse_is_one_line(repo):
+    write_snippets(repo, {"snippets/q/broken.py": "print(1)  # 1\nprint(x +)\n"})
+    try:
+        page = '# Q\n\n```python\n--8<-- "q/broken.py"\n```\n\nIt printed {{ broken: 1 }}.\n'
+        with on_disk(repo, "broken.md", page), pytest.raises(builds.BuildError) as failed:
+            convert(repo, page)
+        assert "docs/broken.md:7: quotes {{ broken: 1 }}, but broken.py does not parse (line 2), so its prints " \
+               "cannot be found" in [
+            str(p) for p in failed.value.problems]
+    finally:
+        (repo / "snippets/q/broken.py").unlink()

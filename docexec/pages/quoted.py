@@ -49,8 +49,11 @@ def value(quote: Quote, results: Results) -> Value:
     result = results.runs.get(quote.file)
     if result is None:
         raise QuoteError(f"{quote.file} did not run in this build")
-    calls = _calls(results.source(quote.file), quote.expression)
     name = f"{quote.file.rsplit('/', 1)[-1]}"
+    try:
+        calls = _calls(results.source(quote.file), quote.expression)
+    except SyntaxError as exc:
+        raise QuoteError(f"{name} does not parse (line {exc.lineno}), so its prints cannot be found") from exc
     if not calls:
         raise QuoteError(f"no print call in {name} has the argument {quote.expression!r}; print it there to quote it")
     written = [printed.parts[index] for printed in claims.masked(result)

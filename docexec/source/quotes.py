@@ -79,6 +79,12 @@ def find_quotes(line_text: str, line: int) -> list[Quote]:
         found.append(Quote(line, match.start(), match.end(), match.group("example"),
                            normal(match.group("expression"), match.group(0)),
                            int(match.group("nth")) if match.group("nth") else None, form))
+    rest = replace_quotes(line_text, found, [""] * len(found))
+    rest = _CODE_SPAN.sub("", rest)
+    if "{{" in rest or "}}" in rest:  # braces a reader would see, meant as a quote or not
+        raise QuoteSyntaxError("this line holds '{{' or '}}' that is not a quote {{ example: expression }} on one "
+                               "line (an expression with braces or an f-string cannot be quoted): fix the quote, "
+                               "or write the braces in a code span")
     return found
 
 
@@ -88,6 +94,8 @@ def normal(expression: str, context: str = "") -> str:
     Raises:
         QuoteSyntaxError: it is not a Python expression.
     """
+    if "#" in expression:  # Python would read it as a comment and quote what stands before it
+        raise QuoteSyntaxError(f"{context or expression}: after the expression, '#' takes a number (#2)")
     try:
         return ast.unparse(ast.parse(expression.strip(), mode="eval").body)
     except SyntaxError as exc:
