@@ -85,7 +85,7 @@ def test_a_changed_input_changes_the_sentence_on_the_page_and_in_the_notebook(re
     ("{{ square: step * 2.0 }}", "square.py printed 'step * 2.0' 2 times: say which with #1 to #2"),
     ("{{ square: step * 2.0 #3 }}", "square.py printed 'step * 2.0' 2 time(s), not 3"),
     ("{{ square: y.grad_fn | number }}", "which holds 0 numbers, not one"),
-    ("{{ square: x.grad | name }}", "which is not an object shown as <Name object at 0x…>"),
+    ("{{ square: x.grad | name }}", "which is neither an object shown as <Name object at 0x…> nor a tensor"),
     ("{{ other: 'elsewhere' }}", "quotes 'other', which is not an example this page runs"),
     ("{{ square: x.grad | bold }}", "there is no form 'bold'"),
     ("{{ square: x.grad( }}", "is not a Python expression"),
@@ -134,3 +134,52 @@ def test_a_quote_of_an_example_that_does_not_parse_is_one_line(repo):
             str(p) for p in failed.value.problems]
     finally:
         (repo / "snippets/q/broken.py").unlink()
+
+
+def test_a_print_inside_another_prints_arguments_is_its_own_call_and_a_cut_value_is_refused(tmp_path):
+    from docexec.pages import quoted
+    from docexec.source.quotes import Quote
+
+    write_snippets(tmp_path, {"snippets/q/nested.py": """
+        x = 3
+        print(
+            x + 7,
+            [print(x - 1) for _ in range(1)],
+        )
+        print("y" * 2500 + "END", 1)
+        """})
+    results = run_all(tmp_path)
+
+    def shown(expression: str) -> str:
+        quote = Quote(1, 0, 0, "nested", expression, None, "code", "snippets/q/nested.py")
+        return quoted.value(quote, results).text
+
+    assert (shown("x + 7"), shown("x - 1")) == ("10", "2")
+    with pytest.raises(quoted.QuoteError, match="more than 2,000 characters"):
+        shown("'y' * 2500 + 'END'")
+
+
+def test_a_wrong_quote_on_a_page_converted_after_the_first_fails_too(repo):
+    """The build is checked once, at the first page; each later page's quotes are checked with it."""
+    good, bad = PAGE, PAGE.replace("{{ square: x.grad }}", "{{ square: x.gard }}")
+    with on_disk(repo, "a.md", good), on_disk(repo, "b.md", bad):
+        assert "The gradient is 4" in convert(repo, good)
+        with pytest.raises(builds.BuildError) as failed:
+            convert(repo, bad)
+    assert [str(p).split(",")[0] for p in failed.value.problems] == ["docs/b.md:3: quotes {{ square: x.gard }}"]
+
+
+def test_a_heading_cannot_quote_and_a_comment_is_not_read(repo):
+    page = parse_page('# Q\n\n```python\n--8<-- "q/square.py"\n```\n\n### Step {{ square: x.grad }}\n\n'
+                      "<!-- {{ not read }} --> and {{ square: x.grad | number }}\n",
+                      "docs/q.md", str(repo), ["snippets"], "snippets")
+    assert [str(p).split(":")[:3] for p in page.problems] == [["docs/q.md", "7", " a heading cannot quote a value"]]
+    assert [q.line for q in page.quotes] == [9]
+
+
+def test_a_value_stays_one_value_in_the_notebooks_markdown():
+    from docexec.pages.quoted import Value, markdown
+
+    assert markdown(Value("a|b", code=True), in_table=True) == "`a\\|b`"
+    assert markdown(Value("a`b", code=True)) == "``a`b``"
+    assert markdown(Value("&lt; *x* #1", code=False)) == "&amp;lt; \\*x\\* \\#1"

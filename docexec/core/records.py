@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field
 from docexec.core.problems import Problem
 
 STDOUT, STDERR = "stdout", "stderr"
+#: Characters of each argument of a ``print`` call kept apart (``Printed.parts``, which the prose quotes).
+MAX_PART = 2_000
 
 
 @dataclass(frozen=True, slots=True)

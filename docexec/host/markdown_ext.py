@@ -58,6 +58,7 @@ from markdown.util import AtomicString
 from docexec.core.problems import Problem
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
+from docexec.pages import quoted
 from docexec.pages.places import ConceptDiagram, FenceOutput, Place, QuotedValue, TitleNote
 from docexec.pages.render import NOT_SEARCHED_NAME, abbreviate_code, reading_minutes
 from docexec.run.execute import ExecutionError
@@ -267,7 +268,10 @@ class FillPostprocessor(Postprocessor):
         if build is None or not self.outputs.places:
             return text
         try:
-            results = build.check()
+            results = build.check()  # once per build: the quotes of the pages converted after it are checked here
+            wrong = quoted.problems(self.outputs.page, results)
+            if wrong:
+                raise builds.BuildError(wrong)
             build.draw_all(results)  # every figure at once, in parallel; unused drawings dropped
             return build.fill(text, results)
         except builds.BuildError as failure:

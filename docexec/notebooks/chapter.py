@@ -276,7 +276,7 @@ def _quoting(page: Page, results: Results) -> dict[int, str]:
         shown = []
         for quote in quotes:
             try:
-                shown.append(quoted.markdown(quoted.value(quote, results)))
+                shown.append(quoted.markdown(quoted.value(quote, results), page.lines[index].lstrip().startswith("|")))
             except quoted.QuoteError:
                 shown.append(page.lines[index][quote.start:quote.end])
         lines[index] = replace_quotes(page.lines[index], quotes, shown)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from html import escape
 
 from docexec.core.problems import Problem
+from docexec.core.records import MAX_PART
 from docexec.run.results import Results
 from docexec.source import claims
 from docexec.source.includes import Page
@@ -25,6 +26,7 @@ from docexec.source.quotes import Quote
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|inf|nan)(?![\w.])")
 _OBJECT = re.compile(r"^<(?P<name>[\w.]+) object at \S+>$")
+_GRAD_FN = re.compile(r"grad_fn=<(\w+)>")
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,16 @@ def value(quote: Quote, results: Results) -> Value:
         calls = _calls(results.source(quote.file), quote.expression)
     except SyntaxError as exc:
         raise QuoteError(f"{name} does not parse (line {exc.lineno}), so its prints cannot be found") from exc
-    if not calls:
+    if not any(call.index is not None for call in calls):
         raise QuoteError(f"no print call in {name} has the argument {quote.expression!r}; print it there to quote it")
-    written = [printed.parts[index] for printed in claims.masked(result)
-               for first, last, index in calls if first <= printed.line <= last and index < len(printed.parts)]
+    written = []
+    for printed in claims.masked(result):
+        call = _owner(calls, printed.line)
+        if call is not None and call.index is not None and call.index < len(printed.parts):
+            written.append(printed.parts[call.index])
     if not written:
-        raise QuoteError(f"the print of {quote.expression!r} in {name} (line {calls[0][0]}) never ran")
+        line = next(call.first for call in calls if call.index is not None)
+        raise QuoteError(f"the print of {quote.expression!r} in {name} (line {line}) never ran")
     if quote.nth is None and len(written) > 1:
         raise QuoteError(f"{name} printed {quote.expression!r} {len(written)} times: say which with #1 to "
                          f"#{len(written)}")
@@ -68,23 +74,40 @@ def value(quote: Quote, results: Results) -> Value:
     return _form(written[(quote.nth or 1) - 1], quote)
 
 
-def _calls(source: str, expression: str) -> list[tuple[int, int, int]]:
-    """Every ``print`` call of ``source`` with ``expression`` among its arguments: its first and last
-    line and the argument's position (calls with a ``*`` argument are left out: the position of
-    what follows it is not known)."""
+@dataclass(frozen=True)
+class _PrintCall:
+    """A ``print`` call of an example: its first and last line, and the position of the quoted
+    argument among its arguments (None: it does not have it)."""
+
+    first: int
+    last: int
+    index: int | None
+
+
+def _calls(source: str, expression: str) -> list[_PrintCall]:
+    """Every ``print`` call of ``source`` (a call with a ``*`` argument has no position for the
+    quoted argument: what follows the ``*`` is not known)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print"):
             continue
-        if any(isinstance(arg, ast.Starred) for arg in node.args):
-            continue
-        for index, arg in enumerate(node.args):
-            if ast.unparse(arg) == expression:
-                found.append((node.lineno, node.end_lineno or node.lineno, index))
-    return sorted(found)
+        starred = any(isinstance(arg, ast.Starred) for arg in node.args)
+        index = next((n for n, arg in enumerate(node.args) if ast.unparse(arg) == expression and not starred), None)
+        found.append(_PrintCall(node.lineno, node.end_lineno or node.lineno, index))
+    return found
+
+
+def _owner(calls: list[_PrintCall], line: int) -> _PrintCall | None:
+    """The call a print made on ``line`` comes from: the innermost one around that line (a print
+    inside another print's arguments is its own call)."""
+    around = [call for call in calls if call.first <= line <= call.last]
+    return min(around, key=lambda call: call.last - call.first, default=None)
 
 
 def _form(text: str, quote: Quote) -> Value:
+    if len(text) >= MAX_PART:
+        raise QuoteError(f"{quote.expression!r} printed more than {MAX_PART:,} characters, more than the run keeps "
+                         "of one argument; quote a shorter value")
     if "\n" in text.strip():
         raise QuoteError(f"{quote.expression!r} printed {text.strip().count(chr(10)) + 1} lines; quote a value "
                          "printed on one line")
@@ -97,10 +120,11 @@ def _form(text: str, quote: Quote) -> Value:
         return Value(number[:-1] if number.endswith(".") else number, code=False)
     if quote.form == "name":
         match = _OBJECT.match(text)
-        if match is None:
-            raise QuoteError(f"{quote.expression!r} printed {text!r}, which is not an object shown as "
-                             "<Name object at 0x…>")
-        return Value(match.group("name"), code=True)
+        nodes = _GRAD_FN.findall(text)
+        if match is None and len(nodes) != 1:
+            raise QuoteError(f"{quote.expression!r} printed {text!r}, which is neither an object shown as "
+                             "<Name object at 0x…> nor a tensor with one grad_fn=<Name>")
+        return Value(match.group("name") if match else nodes[0], code=True)
     return Value(text, code=quote.form == "code")
 
 
@@ -121,14 +145,15 @@ def html(shown: Value) -> str:
     return f"<code>{escape(shown.text)}</code>" if shown.code else escape(shown.text)
 
 
-def markdown(shown: Value) -> str:
-    """A value as a notebook's Markdown cell shows it."""
+def markdown(shown: Value, in_table: bool = False) -> str:
+    """A value as a notebook's Markdown cell shows it (``in_table``: in a table row, where ``|``
+    would end the cell)."""
     if not shown.code:
-        return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", shown.text)
-    ticks = "`" * (max((len(run) for run in re.findall(r"`+", shown.text)), default=0) + 1)
-    pad = " " if shown.text.startswith("`") or shown.text.endswith("`") else ""
-    return f"{ticks}{pad}{shown.text}{pad}{ticks}"
-
+        return re.sub(r"([\\`*_\[\]<>|#])", r"\\\1", shown.text.replace("&", "&amp;"))
+    text = shown.text.replace("|", "\\|") if in_table else shown.text  # GFM reads \| in a cell's code as |
+    ticks = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
 
 #: A number as an output writes it (``12.``), as a sentence does (a point after it ends the
 #: sentence), and a Node's class name.
@@ -146,16 +171,18 @@ _NOT_PROSE = re.compile(r"\{\{.*?\}\}|\]\([^)]*\)|<!--.*?-->|"
 
 def restatements(page: Page, results: Results) -> list[Problem]:
     """The numbers and Node names that ``page``'s prose writes by hand and that an example of the
-    page printed: each would go stale when the example or PyTorch changes. Numbers that also stand
-    in an example's code (an input the text sets) are left out, and so is a line that says why its
-    values stay literal (``<!-- literal: reason -->``)."""
-    printed, inputs = _printed_values(page, results)
+    page printed: each would go stale when the example or PyTorch changes. Left out: numbers that
+    stand in the code of an example of the same section (an input the text sets), headings, and a
+    line that says why its values stay literal (``<!-- literal: reason -->``)."""
+    printed = _printed_values(page, results)
+    inputs = _section_inputs(page, results)
     found = []
     for number, line in enumerate(page.lines, start=1):
         if number - 1 in page.fenced or LITERAL.search(line) or line.startswith("#"):
             continue
-        prose = _NOT_PROSE.sub(" ", line)
-        values = [n for n in _SENTENCE_NUMBER.findall(prose) if _plain(n) in printed and _plain(n) not in inputs]
+        prose = _NOT_PROSE.sub(" ", line).replace("\u2212", "-")  # a typographic minus is a minus
+        values = [n for n in _SENTENCE_NUMBER.findall(prose)
+                  if _plain(n) in printed and _plain(n) not in inputs[number - 1]]
         values += [name for name in _NODE_NAME.findall(prose) if name in printed]
         found += [Problem(page.name, number, f"writes {value} by hand, and an example of the page printed it: quote "
                                              "it ({{ example: expression }}) or say why it stays "
@@ -163,21 +190,43 @@ def restatements(page: Page, results: Results) -> list[Problem]:
     return found
 
 
-def _printed_values(page: Page, results: Results) -> tuple[set[str], set[str]]:
-    """The numbers and Node names the page's examples printed, and the numbers in their code."""
-    printed, inputs = set(), set()
+def _printed_values(page: Page, results: Results) -> set[str]:
+    """The numbers and Node names the page's examples printed."""
+    printed = set()
     for path in page.snippets:
         result = results.runs.get(path)
-        if result is None:
-            continue
-        with contextlib.suppress(tokenize.TokenError, SyntaxError):  # reported as the run's failure
-            for token in tokenize.generate_tokens(io.StringIO(results.source(path)).readline):
-                if token.type == tokenize.NUMBER:
-                    inputs.add(_plain(token.string))
-        for text in (p.text for p in claims.masked(result)):
+        for text in (p.text for p in claims.masked(result)) if result is not None else ():
             printed.update(_plain(n) for n in _PROSE_NUMBER.findall(text))
             printed.update(_NODE_NAME.findall(text))
-    return printed, inputs
+    return printed
+
+
+def _section_inputs(page: Page, results: Results) -> list[set[str]]:
+    """For each line of ``page``, the numbers in the code of the examples its section (from one
+    heading to the next) runs, a minus sign included."""
+    heading = [0] * len(page.lines)
+    for index in range(1, len(page.lines)):
+        starts = index not in page.fenced and page.lines[index].startswith("#")
+        heading[index] = index if starts else heading[index - 1]
+    numbers: dict[int, set[str]] = {}
+    for fence in page.fences:
+        for include in fence.includes if fence.runs else ():
+            numbers.setdefault(heading[fence.start], set()).update(_code_numbers(results.source(include.file)))
+    return [numbers.get(start, set()) for start in heading]
+
+
+def _code_numbers(source: str) -> set[str]:
+    """The numbers written in ``source``'s code (not its comments), ``-5`` for ``-5.0`` too."""
+    found, before = set(), None
+    with contextlib.suppress(tokenize.TokenError, SyntaxError):  # reported as the run's failure
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.NUMBER:
+                found.add(_plain(token.string))
+                if before is not None and before.string == "-":
+                    found.add("-" + _plain(token.string))
+            if token.type not in (tokenize.NL, tokenize.COMMENT):
+                before = token
+    return found
 
 
 def _plain(number: str) -> str:

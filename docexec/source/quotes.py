@@ -15,7 +15,8 @@ page printed, instead of restating it by hand::
   print wrote that argument; without it, it must have been written exactly once.
 * ``| form`` (optional) says how to show it: ``code`` (the default) as code; ``number``: the one
   number in it, as text (``tensor(12.)`` gives 12); ``name``: the class of an object printed as
-  ``<MulBackward0 object at 0x…>``, as code; ``text``: as text.
+  ``<MulBackward0 object at 0x…>``, or the Node of a tensor printed with ``grad_fn=<MulBackward0>``,
+  as code; ``text``: as text.
 
 This module only reads the syntax; ``docexec.pages.quoted`` finds the values in a build's results.
 """
@@ -31,7 +32,7 @@ FORMS = ("code", "number", "name", "text")
 
 QUOTE = re.compile(r"\{\{\s*(?P<example>[\w./-]+?)\s*:\s*(?P<expression>[^{}]+?)\s*(?:#(?P<nth>\d+)\s*)?"
                    r"(?:\|\s*(?P<form>\w+)\s*)?\}\}")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1|<!--.*?-->")  # and HTML comments: nothing there is shown
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,11 @@ class QuoteSyntaxError(ValueError):
 
 
 def find_quotes(line_text: str, line: int) -> list[Quote]:
-    """The quotes on one line of prose, left to right; text in code spans is not read.
+    """The quotes on one line of prose, left to right; text in code spans and comments is not read.
 
     Raises:
-        QuoteSyntaxError: a quote whose expression is not Python or whose form is unknown.
+        QuoteSyntaxError: a quote whose expression is not Python or whose form is unknown, braces
+            that are not a quote, or a quote in a heading (the table of contents would not show it).
     """
     spans = [match.span() for match in _CODE_SPAN.finditer(line_text)]
     found = []
@@ -79,6 +81,9 @@ def find_quotes(line_text: str, line: int) -> list[Quote]:
         found.append(Quote(line, match.start(), match.end(), match.group("example"),
                            normal(match.group("expression"), match.group(0)),
                            int(match.group("nth")) if match.group("nth") else None, form))
+    if found and line_text.startswith("#"):
+        raise QuoteSyntaxError("a heading cannot quote a value: the table of contents and the page title would "
+                               "show it without the value")
     rest = replace_quotes(line_text, found, [""] * len(found))
     rest = _CODE_SPAN.sub("", rest)
     if "{{" in rest or "}}" in rest:  # braces a reader would see, meant as a quote or not

@@ -10,13 +10,12 @@ import json
 import os
 import sys
 
+from docexec.core.records import MAX_PART
 from docexec.run.protocol import Event
 from docexec.source.claims import ADDRESS_LIKE
 
 #: Output a snippet may write before the rest is counted but no longer recorded (characters).
 MAX_RECORDED = 16_000_000
-#: Characters of each argument of a ``print`` call kept apart (for the prose that quotes one).
-MAX_PART = 2_000
 
 
 class Capture:
