@@ -196,7 +196,8 @@ def test_report_lines_summary_and_only_the_record_written(repo, recorded):
     assert not any("same.py" in line for line in lines)
     assert lines[-1].startswith(
         f"docexec drift: PyTorch {PIN} -> {OTHER}: 3 of 4 examples differ: 1 claim(s) would change, 1 new warning(s), "
-        "0 warning(s) gone, 1 figure(s) would change, 1 example(s) would fail; written to drift.json")
+        "0 warning(s) gone, 1 figure(s) would change, 1 example(s) would fail, 0 value(s) quoted in prose would "
+        "change; written to drift.json")
     after = files_of(repo)
     assert set(after) - set(before) == {"drift.json"}
     assert {path for path in before if before[path] != after[path]} == set()

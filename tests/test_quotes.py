@@ -183,3 +183,62 @@ def test_a_value_stays_one_value_in_the_notebooks_markdown():
     assert markdown(Value("a|b", code=True), in_table=True) == "`a\\|b`"
     assert markdown(Value("a`b", code=True)) == "``a`b``"
     assert markdown(Value("&lt; *x* #1", code=False)) == "&amp;lt; \\*x\\* \\#1"
+
+
+def test_a_build_says_which_quoted_value_changed_since_the_last(repo, capfd):
+    with on_disk(repo, "q.md", PAGE):
+        convert(repo, PAGE)
+    capfd.readouterr()
+    write_snippets(repo, {"snippets/q/square.py": SQUARE.format(x="2.0", grad=4).replace("y = x * x", "y = x * x * x")
+                          .replace("tensor(4.)", "tensor(12.)")})
+    try:
+        synced(repo)
+        with on_disk(repo, "q.md", PAGE):
+            convert(repo, PAGE)
+        said = capfd.readouterr().err
+        assert "docexec: a quoted value changed: docs/q.md: {{ square: x.grad | number }} was '4', is '12'" in said
+        assert "square: y.grad_fn | name" not in said  # MulBackward0 both times
+    finally:
+        write_snippets(repo, {"snippets/q/square.py": SQUARE.format(x="2.0", grad=4)})
+        synced(repo)
+
+
+def test_the_drift_record_lists_a_quoted_value_another_version_shows_differently(repo):
+    from docexec.pages import quoted
+    from docexec.pages.drift_page import page_markdown
+    from docexec.tasks.drift_report import report
+    from docexec.versions.drift import Record, dumps, loads
+
+    page = parse_page(PAGE, "docs/q.md", str(repo), ["snippets"], "snippets")
+    main = run_all(repo)
+    write_snippets(repo, {"snippets/q/square.py": SQUARE.format(x="2.0", grad=4).replace("y = x * x", "y = x * x * x")})
+    try:
+        side = run_all(repo)  # stands for the other PyTorch's runs
+    finally:
+        write_snippets(repo, {"snippets/q/square.py": SQUARE.format(x="2.0", grad=4)})
+    record = Record("9.9.9", "2.13", "3.11", 2, {}, {}, quoted.prose_changes([page], main, side))
+    assert [(c.quote, c.before, c.after) for c in record.prose] == [
+        ("{{ square: x.grad | number }}", "4", "12"), ("{{ square: x.grad | code }}", "tensor(4.)", "tensor(12.)")]
+    assert loads(dumps(record)) == record
+    assert "docs/q.md: {{ square: x.grad | number }} shows '4' on 2.13; on 9.9.9 it shows '12'" in report(record)
+    shown = page_markdown(record, [("q.md", page)])
+    assert "- `{{ square: x.grad | number }}`: `4` here, `12` on PyTorch 9.9.9" in shown
+
+
+def test_a_print_that_dynamo_traces_writes_no_warning_about_the_recording(tmp_path):
+    """The print that records arguments prints first, as Python's does: Dynamo stops at it quietly
+    (it warned about ``sys._getframe`` when the recording came first)."""
+    write_snippets(tmp_path, {"snippets/q/compiled.py": """
+        import torch
+
+
+        def f(x):
+            print("inside", 1)
+            return x * 2
+
+
+        print(torch.compile(f, backend="eager")(torch.ones(2)))
+        """})
+    result = run_all(tmp_path).runs["snippets/q/compiled.py"]
+    assert result.ok and "inside 1" in result.output
+    assert "_getframe" not in result.output and "Dynamo" not in result.output, result.output

@@ -235,6 +235,9 @@ class Build:
             if problems:
                 raise BuildError(problems)
             self.checked = results
+            values = quoted.shown_values(list(self.pages.values()), results)
+            for change in quoted.changed_since_last_build(self.root, values):
+                print(f"docexec: a quoted value changed: {change}", file=sys.stderr)
         return self.checked
 
     def diagram_problems(self) -> list[Problem]:

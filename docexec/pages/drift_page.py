@@ -141,6 +141,16 @@ def _linked(record: Record, page: Page, path: str) -> tuple[str, str | None]:
     return split_target(includes[0][1].target)[0], None
 
 
+def _prose(changes: list, record: Record) -> list[str]:
+    """The values a page's prose quotes that the other version shows differently, as a list."""
+    if not changes:
+        return []
+    items = [f"- {_code(change.quote)}: {_code(change.before)} here, "
+             + ("no value" if change.after is None else _code(change.after)) + f" on PyTorch {record.torch}"
+             for change in changes]
+    return ["", "Values its prose quotes:", "", *items]
+
+
 def page_markdown(record: Record, pages: list[tuple[str, Page]]) -> str:
     """The page "What changes in PyTorch <version>": a summary, then per page that shows an
     example that differs (``pages``: each page's path in the docs folder with its record, in nav
@@ -161,14 +171,17 @@ def page_markdown(record: Record, pages: list[tuple[str, Page]]) -> str:
         f"| warnings no longer written | {n['gone_warnings']} |",
         f"| graph figures that would change | {n['figures']} |",
         f"| examples that would fail | {n['failures']} |",
+        f"| values quoted in the prose that would change | {n['prose']} |",
     ]
     shown = set()
     for name, page in pages:
         listed = [path for path in page.snippets if path in record.examples]
-        if not listed:
+        prose = [change for change in record.prose if change.page == page.name]
+        if not listed and not prose:
             continue
         title = page.lines[page.title].lstrip("#").strip() if page.title is not None else name
         lines += ["", f"## [{title}]({name})"]
+        lines += _prose(prose, record)
         for path in listed:
             name_in_page, target = _linked(record, page, path)
             label = _code(name_in_page)

@@ -12,17 +12,21 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import json
 import re
 import tokenize
 from dataclasses import dataclass
 from html import escape
+from pathlib import Path
 
+from docexec.core.files import write_atomically
 from docexec.core.problems import Problem
 from docexec.core.records import MAX_PART
 from docexec.run.results import Results
 from docexec.source import claims
 from docexec.source.includes import Page
 from docexec.source.quotes import Quote
+from docexec.versions.drift import ProseChange
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|inf|nan)(?![\w.])")
 _OBJECT = re.compile(r"^<(?P<name>[\w.]+) object at \S+>$")
@@ -234,3 +238,46 @@ def _plain(number: str) -> str:
     if "." in number and "e" not in number.lower():
         number = number.rstrip("0").rstrip(".")
     return number or "0"
+
+
+#: Where a build keeps the values the pages quoted, to say which changed in the next build.
+QUOTED_CACHE = ".cache/docexec/quoted.json"
+
+
+def shown_values(pages: list[Page], results: Results) -> dict[str, str]:
+    """Every value the pages quote, by ``page:line: {{ quote }}``-like key (page, example,
+    expression, ``#n`` and form: not the line, which prose edits move)."""
+    values = {}
+    for page in pages:
+        for quote in page.quotes:
+            with contextlib.suppress(QuoteError):  # reported as a problem of the build
+                nth = f" #{quote.nth}" if quote.nth else ""
+                key = f"{page.name}: {{{{ {quote.example}: {quote.expression}{nth} | {quote.form} }}}}"
+                values[key] = value(quote, results).text
+    return values
+
+
+def changed_since_last_build(root: Path, values: dict[str, str]) -> list[str]:
+    """The quoted values that differ from those the last build showed (kept under ``QUOTED_CACHE``),
+    as ``<page>: {{ quote }} was <old>, is <new>``; ``values`` are kept for the next build."""
+    path = root / QUOTED_CACHE
+    try:
+        before = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        before = {}
+    kept = {**before, **values}  # a host without the hook checks the build at its first page: keep the others
+    if kept != before:
+        write_atomically(path, json.dumps(kept, indent=1, sort_keys=True))
+    return [f"{key} was {before[key]!r}, is {new!r}" for key, new in sorted(values.items())
+            if key in before and before[key] != new]
+
+
+def prose_changes(pages: list[Page], main: Results, side: Results) -> list[ProseChange]:
+    """The values ``pages`` quote that the runs ``side`` (another PyTorch) show differently from
+    ``main``'s, for the drift record."""
+    found = []
+    for page in pages:
+        before, after = shown_values([page], main), shown_values([page], side)
+        found += [ProseChange(page.name, key.split(": ", 1)[1], old, after.get(key))
+                  for key, old in before.items() if after.get(key) != old]
+    return found

@@ -13,6 +13,7 @@ import dataclasses
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from docexec.core.problems import Problem
 from docexec.source.quotes import Quote, QuoteSyntaxError, find_quotes
@@ -110,6 +111,12 @@ class Page:
     def snippets(self) -> list[str]:
         """The snippet paths whose outputs the page shows, in order, each once."""
         return list(dict.fromkeys(i.file for f in self.fences if f.runs for i in f.includes))
+
+
+def read_pages(root: Path, include_paths: list[str], folder: str, docs_dir: str = "docs") -> list[Page]:
+    """Every page under ``root/docs_dir``, read (``parse_page``), in path order."""
+    return [parse_page(path.read_text(encoding="utf-8"), path.relative_to(root).as_posix(), str(root), include_paths,
+                       folder) for path in sorted((Path(root) / docs_dir).rglob("*.md"))]
 
 
 def include_folders(base_path, root: str) -> list[str]:

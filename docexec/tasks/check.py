@@ -8,7 +8,7 @@ from docexec.core.problems import Problem
 from docexec.pages import quoted
 from docexec.run.runner import Runner
 from docexec.source.config import include_paths
-from docexec.source.includes import parse_page
+from docexec.source.includes import read_pages
 from docexec.source.snippets import SNIPPETS_DIR
 from docexec.versions import drift
 
@@ -20,9 +20,7 @@ def prose(runner: Runner, docs_dir: str = "docs") -> tuple[list[Problem], list[P
     root = Path(runner.root)
     results = runner.wait()
     problems, by_hand = [], []
-    for path in sorted((root / docs_dir).rglob("*.md")):
-        page = parse_page(path.read_text(encoding="utf-8"), path.relative_to(root).as_posix(), str(root),
-                          include_paths(root), runner.folder)
+    for page in read_pages(root, include_paths(root), runner.folder, docs_dir):
         problems += page.problems + quoted.problems(page, results)
         by_hand += quoted.restatements(page, results)
     return problems, by_hand

@@ -5,8 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from docexec.pages import quoted
 from docexec.run.execute import ExecutionError
 from docexec.run.runner import Runner
+from docexec.source.config import include_paths
+from docexec.source.includes import read_pages
 from docexec.source.snippets import SNIPPETS_DIR
 from docexec.versions import drift, sideenv
 from docexec.versions.compare import make_record
@@ -44,6 +47,7 @@ def drift_report(root: Path, torch: str | None, python: str | None, record: bool
         print(f"docexec drift: {python} runs PyTorch {ran}, not {torch}", file=sys.stderr)
         return 2
     found = make_record(main, side, torch or ran, root, SNIPPETS_DIR)
+    found.prose = quoted.prose_changes(read_pages(root, include_paths(root), SNIPPETS_DIR), main, side)
     broken = main.problems()
     if broken:
         print(f"docexec drift: the course has {len(broken)} problem(s) on PyTorch {found.baseline} itself (`make "
@@ -84,6 +88,9 @@ def report(record: Record) -> list[str]:
         if example.outputs and not (example.claims or example.failure or example.new_warnings or example.gone_warnings):
             change = next(iter(example.outputs.values()))
             lines.append(f"{path}: its output differs on {new} where no claim looks: {first_difference(change)}")
+    for change in record.prose:
+        shows = "names no value" if change.after is None else f"shows {change.after!r}"
+        lines.append(f"{change.page}: {change.quote} shows {change.before!r} on {old}; on {new} it {shows}")
     return lines
 
 
@@ -92,4 +99,5 @@ def summary(record: Record) -> str:
     n = record.counts()
     return (f"PyTorch {record.baseline} -> {record.torch}: {n['examples']} of {record.examples_run} examples differ: "
             f"{n['claims']} claim(s) would change, {n['new_warnings']} new warning(s), {n['gone_warnings']} "
-            f"warning(s) gone, {n['figures']} figure(s) would change, {n['failures']} example(s) would fail")
+            f"warning(s) gone, {n['figures']} figure(s) would change, {n['failures']} example(s) would fail, "
+            f"{n['prose']} value(s) quoted in prose would change")

@@ -123,6 +123,18 @@ class LineChange:
 
 
 @dataclass
+class ProseChange:
+    """A value a page's prose quotes (``{{ example: expression }}``) that the other version shows
+    differently: ``quote`` as the build names it (``docexec.pages.quoted.shown_values``), the value
+    on the pinned version and on the other (None: the quote names no value there)."""
+
+    page: str
+    quote: str
+    before: str
+    after: str | None
+
+
+@dataclass
 class Record:
     """A comparison of the course on two PyTorch versions.
 
@@ -132,6 +144,7 @@ class Record:
         examples_run: how many examples ran on both.
         digests: every file under the snippets folder -> the SHA-256 of its bytes when recorded.
         examples: path -> what differs, for the examples where anything does (sorted by path).
+        prose: the values quoted in the pages' prose that would change (sorted by page).
     """
 
     torch: str
@@ -140,14 +153,16 @@ class Record:
     examples_run: int
     digests: dict[str, str]
     examples: dict[str, ExampleDrift]
+    prose: list[ProseChange] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
-        """How much differs: examples, claims, new and gone warnings, figures, failures."""
+        """How much differs: examples, claims, new and gone warnings, figures, failures, quoted values."""
         found = list(self.examples.values())
         return {"examples": len(found), "claims": sum(len(e.claims) for e in found),
                 "new_warnings": sum(len(e.new_warnings) for e in found),
                 "gone_warnings": sum(len(e.gone_warnings) for e in found),
-                "figures": sum(1 for e in found if e.figure), "failures": sum(1 for e in found if e.failure)}
+                "figures": sum(1 for e in found if e.figure), "failures": sum(1 for e in found if e.failure),
+                "prose": len(self.prose)}
 
 
 # -- comparing two runs ---------------------------------------------------------------------------
@@ -239,7 +254,8 @@ def loads(text: str) -> Record:
             gone_warnings=[Warned(**w) for w in e["gone_warnings"]], figure=e["figure"],
             outputs={t: OutputChange(**o) for t, o in e["outputs"].items()}) for path, e in data["examples"].items()}
         return Record(torch=data["torch"], baseline=data["baseline"], python=data["python"],
-                      examples_run=data["examples_run"], digests=dict(data["digests"]), examples=examples)
+                      examples_run=data["examples_run"], digests=dict(data["digests"]), examples=examples,
+                      prose=[ProseChange(**change) for change in data.get("prose", [])])
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"not a drift record: {exc!r}") from None
 

@@ -162,19 +162,16 @@ def install_print(capture: Capture, filename: str) -> None:
     original = builtins.print
 
     def print(*args, sep=" ", end="\n", file=None, flush=False):  # noqa: A001 - same name on purpose
+        # print first, as Python does: under torch.compile, Dynamo stops tracing at print without a
+        # word, and would warn about the sys._getframe below if it came first
+        buffer = io.StringIO()
+        original(*args, sep=sep, end=end, file=buffer)
+        text = buffer.getvalue()
         caller = sys._getframe(1)
-        mine = caller.f_code.co_filename == filename
-        if mine and (sep is None or type(sep) is str) and (end is None or type(end) is str):
-            parts = [str(arg) for arg in args]  # what print writes of each argument, as it does
-            text = (" " if sep is None else sep).join(parts) + ("\n" if end is None else end)
-        else:
-            buffer = io.StringIO()
-            original(*args, sep=sep, end=end, file=buffer)
-            text, parts = buffer.getvalue(), None
-        if parts is not None:
+        if caller.f_code.co_filename == filename:
             event: Event = {"p": text[:MAX_RECORDED], "l": caller.f_lineno}
-            if parts != [text[:-1]] or not text.endswith("\n"):  # else one argument, the default end
-                event["a"] = [part[:MAX_PART] for part in parts]
+            if len(args) != 1 or end not in ("\n", None):  # else its one argument's text is the text
+                event["a"] = [str(arg)[:MAX_PART] for arg in args]
             capture.emit(event)
         target = sys.stdout if file is None else file
         target.write(text)
