@@ -164,6 +164,9 @@ def markdown(shown: Value, in_table: bool = False) -> str:
 _PROSE_NUMBER = re.compile(r"(?<![\w.])-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
 _SENTENCE_NUMBER = re.compile(r"(?<![\w.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w]|\.\d)")
 _NODE_NAME = re.compile(r"\b(?:\w+Backward\d*|AccumulateGrad)\b")
+#: Node names that are terms of the field, defined by PyTorch's documentation rather than taken from
+#: a run (every leaf that requires grad enters the graph through an AccumulateGrad Node).
+_TERMS = frozenset({"AccumulateGrad"})
 #: What a line carries to say why a value in it stays literal (it is checked no further).
 LITERAL = re.compile(r"<!--\s*literal:\s*\S[^>]*-->")
 #: What is not a value in a line of prose: quotes, link targets, comments, and the number after a
@@ -176,18 +179,20 @@ _NOT_PROSE = re.compile(r"\{\{.*?\}\}|\]\([^)]*\)|<!--.*?-->|"
 def restatements(page: Page, results: Results) -> list[Problem]:
     """The numbers and Node names that ``page``'s prose writes by hand and that an example of the
     page printed: each would go stale when the example or PyTorch changes. Left out: numbers that
-    stand in the code of an example of the same section (an input the text sets), headings, and a
-    line that says why its values stay literal (``<!-- literal: reason -->``)."""
+    stand in the code of an example of the same section (an input the text sets), the term
+    ``AccumulateGrad``, headings, hand-drawn diagrams' lines, and a line that says why its values
+    stay literal (``<!-- literal: reason -->``)."""
     printed = _printed_values(page, results)
     inputs = _section_inputs(page, results)
+    diagrams = {diagram.index for diagram in page.diagrams}  # hand-drawn: their alt text explains them
     found = []
     for number, line in enumerate(page.lines, start=1):
-        if number - 1 in page.fenced or LITERAL.search(line) or line.startswith("#"):
+        if number - 1 in diagrams or number - 1 in page.fenced or LITERAL.search(line) or line.startswith("#"):
             continue
         prose = _NOT_PROSE.sub(" ", line).replace("\u2212", "-")  # a typographic minus is a minus
         values = [n for n in _SENTENCE_NUMBER.findall(prose)
                   if _plain(n) in printed and _plain(n) not in inputs[number - 1]]
-        values += [name for name in _NODE_NAME.findall(prose) if name in printed]
+        values += [name for name in _NODE_NAME.findall(prose) if name in printed and name not in _TERMS]
         found += [Problem(page.name, number, f"writes {value} by hand, and an example of the page printed it: quote "
                                              "it ({{ example: expression }}) or say why it stays "
                                              "(<!-- literal: reason -->)") for value in values]
