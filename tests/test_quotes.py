@@ -103,11 +103,13 @@ def test_a_printed_value_written_by_hand_is_listed_unless_the_line_says_why(repo
 
     page = parse_page('# Q\n\n```python\n--8<-- "q/square.py"\n```\n\n'
                       "The gradient is 4 and y came from MulBackward0.\n"
-                      "x starts at 2.0; Exercise 4 and {{ square: x.grad | number }} are fine.\n"
-                      "Here 4 stays. <!-- literal: the text works it out by hand first -->\n",
+                      "x = 2.0 at the start; Exercise 4, 2x + 1 and {{ square: x.grad | number }} are fine.\n"
+                      "Here 4 stays. <!-- literal: the text works it out by hand first -->\n"
+                      "The code `x * 4` is code; `tensor(4.)` is what it printed, and x starts at 2.0.\n",
                       "docs/q.md", str(repo), ["snippets"], "snippets")
     found = [str(p).split(" by hand")[0] for p in quoted.restatements(page, run_all(repo))]
-    assert found == ["docs/q.md:7: writes 4", "docs/q.md:7: writes MulBackward0"]
+    assert found == ["docs/q.md:7: writes 4", "docs/q.md:7: writes MulBackward0", "docs/q.md:10: writes 4",
+                     "docs/q.md:10: writes 2.0"]
 
 
 @pytest.mark.parametrize(("line", "reason"), [
@@ -242,3 +244,24 @@ def test_a_print_that_dynamo_traces_writes_no_warning_about_the_recording(tmp_pa
     result = run_all(tmp_path).runs["snippets/q/compiled.py"]
     assert result.ok and "inside 1" in result.output
     assert "_getframe" not in result.output and "Dynamo" not in result.output, result.output
+
+
+def test_with_execution_switched_off_a_quote_shows_its_expression(repo):
+    import dataclasses
+
+    from docexec.pages import quoted
+
+    page = parse_page(PAGE, "docs/q.md", str(repo), ["snippets"], "snippets")
+    off = dataclasses.replace(run_all(repo), execute=False)  # as DOCEXEC_EXECUTE=0 gives
+    assert quoted.problems(page, off) == []
+    assert quoted.html(quoted.value(page.quotes[0], off)) == "<code>x.grad</code>"
+
+
+def test_a_literal_note_is_for_authors_only(repo):
+    page = PAGE.replace("The second step", "The 4 here stays. <!-- literal: a reason --> The second step")
+    with on_disk(repo, "q.md", page):
+        html = convert(repo, page)
+    assert "The 4 here stays. The second step" in html.replace("\n", " ") and "literal:" not in html
+    record = parse_page(page, "docs/q.md", str(repo), ["snippets"], "snippets")
+    notebook = chapter_notebook(record, synced(repo), builds.Build(builds.runner_for(repo)).drawings)
+    assert "literal:" not in "".join("".join(cell["source"]) for cell in notebook["cells"])

@@ -65,7 +65,7 @@ from docexec.run.execute import ExecutionError
 from docexec.run.results import UnknownTargetError
 from docexec.source.claims import hidden
 from docexec.source.includes import Include, include_folders
-from docexec.source.quotes import Quote, replace_quotes
+from docexec.source.quotes import Quote, replace_quotes, without_literal_notes
 from docexec.source.snippets import included_text, indented
 
 
@@ -117,7 +117,8 @@ class SnippetOutputPreprocessor(Preprocessor):
                 indent = line[: len(line) - len(line.lstrip())]
                 out.extend(self._leave(FenceOutput(fence=answers[index], page=key), indent))
                 continue
-            out.append(self._quotes_left(line, quotes[index]) if index in quotes else line)
+            line = self._quotes_left(line, quotes[index]) if index in quotes else line
+            out.append(without_literal_notes(line) if index not in page.fenced else line)
             if index in ends:
                 out.extend(self._leave(FenceOutput(fence=ends[index], page=key), ends[index].indent))
             elif index == page.title and ends and self.extension.getConfig("versions_note"):

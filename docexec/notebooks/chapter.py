@@ -31,7 +31,7 @@ from docexec.pages.render import include_output, labelled
 from docexec.run.results import Results
 from docexec.source.claims import hidden
 from docexec.source.includes import Fence, Page, fence_mark
-from docexec.source.quotes import replace_quotes
+from docexec.source.quotes import replace_quotes, without_literal_notes
 from docexec.source.snippets import included_text
 
 _ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?P<kind>!!!|\?\?\?\+?)[ \t]+\w+(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
@@ -187,7 +187,9 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
             if diagram.caption:
                 cells.prose.append(f"\n*{diagram.caption}*")
         else:
-            line = prose.line(quoting.get(index, page.lines[index]), index in page.fenced)
+            fenced = index in page.fenced
+            text = quoting.get(index, page.lines[index])
+            line = prose.line(text if fenced else without_literal_notes(text), fenced)
             if line is not None:
                 cells.prose.append(f"{line} {NOTEBOOK_TITLE}" if index == page.title else line)
         if index == page.title and results.versions():

@@ -25,7 +25,7 @@ from docexec.core.records import MAX_PART
 from docexec.run.results import Results
 from docexec.source import claims
 from docexec.source.includes import Page
-from docexec.source.quotes import Quote
+from docexec.source.quotes import LITERAL, Quote
 from docexec.versions.drift import ProseChange
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|inf|nan)(?![\w.])")
@@ -52,6 +52,8 @@ def value(quote: Quote, results: Results) -> Value:
         QuoteError: its example did not run to the print, no print call writes that argument, it
             was written more than once without ``#n``, or it does not have the form asked for.
     """
+    if not results.execute:  # DOCEXEC_EXECUTE=0: no run, so the expression stands for its value
+        return Value(quote.expression, code=True)
     result = results.runs.get(quote.file)
     if result is None:
         raise QuoteError(f"{quote.file} did not run in this build")
@@ -167,19 +169,18 @@ _NODE_NAME = re.compile(r"\b(?:\w+Backward\d*|AccumulateGrad)\b")
 #: Node names that are terms of the field, defined by PyTorch's documentation rather than taken from
 #: a run (every leaf that requires grad enters the graph through an AccumulateGrad Node).
 _TERMS = frozenset({"AccumulateGrad"})
-#: What a line carries to say why a value in it stays literal (it is checked no further).
-LITERAL = re.compile(r"<!--\s*literal:\s*\S[^>]*-->")
 #: What is not a value in a line of prose: quotes, link targets, comments, and the number after a
 #: word that makes it a reference (Exercise 4, Pitfall 2, chapter 10, PyTorch 2.13).
 _NOT_PROSE = re.compile(r"\{\{.*?\}\}|\]\([^)]*\)|<!--.*?-->|"
-                        r"\b(?:[Ee]xercises?|[Pp]itfalls?|[Cc]hapters?|[Ss]teps?|[Ss]ections?|lines?|PyTorch|Python) "
-                        r"[\d.]+")
+                        r"\b(?:[Ee]xercises?|[Pp]itfalls?|[Cc]hapters?|[Ss]teps?|[Ss]ections?|lines?|PyTorch|Python|"
+                        r"seed(?: of| gradient)?) [\d.]+")
 
 
 def restatements(page: Page, results: Results) -> list[Problem]:
     """The numbers and Node names that ``page``'s prose writes by hand and that an example of the
-    page printed: each would go stale when the example or PyTorch changes. Left out: numbers that
-    stand in the code of an example of the same section (an input the text sets), the term
+    page printed: each would go stale when the example or PyTorch changes. Left out: a number the
+    prose gives a name (``x = 2``) that the code of an example of the same section also writes (an
+    input the text sets), the term
     ``AccumulateGrad``, headings, hand-drawn diagrams' lines, and a line that says why its values
     stay literal (``<!-- literal: reason -->``)."""
     printed = _printed_values(page, results)
@@ -190,13 +191,35 @@ def restatements(page: Page, results: Results) -> list[Problem]:
         if number - 1 in diagrams or number - 1 in page.fenced or LITERAL.search(line) or line.startswith("#"):
             continue
         prose = _NOT_PROSE.sub(" ", line).replace("\u2212", "-")  # a typographic minus is a minus
-        values = [n for n in _SENTENCE_NUMBER.findall(prose)
-                  if _plain(n) in printed and _plain(n) not in inputs[number - 1]]
+        prose = _FORMULA.sub(lambda match: " " if re.search(r"(?<![A-Za-z_])[a-z](?![A-Za-z_(])", match.group(0))
+                             else match.group(0), prose)
+        prose = _CODE_SPAN.sub(lambda match: match.group(0) if _OUTPUT_LIKE.search(match.group(0)) else " ", prose)
+        values = [match.group(0) for match in _SENTENCE_NUMBER.finditer(prose) if _plain(match.group(0)) in printed
+                  and not _sets_input(prose[:match.start()], match.group(0), inputs[number - 1])]
         values += [name for name in _NODE_NAME.findall(prose) if name in printed and name not in _TERMS]
         found += [Problem(page.name, number, f"writes {value} by hand, and an example of the page printed it: quote "
                                              "it ({{ example: expression }}) or say why it stays "
                                              "(<!-- literal: reason -->)") for value in values]
     return found
+
+
+#: Arithmetic written in the prose (``2w + 2``, ``1 / (1 - p)``, ``1 × b``): where it has a one-letter
+#: variable, its numbers are the formula's, not values of a run.
+_OPERAND = r"\(?\s*(?:\*?[a-z]\*?(?![\w(])|\d+(?:\.\d+)?[a-z]?\*?(?:[a-z]\*)?)\s*\)?"
+_FORMULA = re.compile(rf"{_OPERAND}(?:\s*[-+×·/*]\s*{_OPERAND})+")
+#: An inline code span, and what makes one read as output rather than code (``tensor(12.)``
+#: against ``w * x ** 2`` or ``1.0``).
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_OUTPUT_LIKE = re.compile(r"tensor\(|Size\(|grad_fn|Backward|AccumulateGrad")
+#: Prose that sets a name to the number after it: ``x = ``, ``` `w` = ```, ``*a* = ``.
+_SETS = re.compile(r"[A-Za-z_][\w.]*[`*]?\s*=\s*$")
+
+
+def _sets_input(before: str, number: str, inputs: set[str]) -> bool:
+    """Whether ``number``, after the prose ``before`` it, gives a name a value that the code of an
+    example of the section also writes (``x = 2`` where the code has ``torch.tensor(2.0)``): an
+    input the text sets, not a value the run printed."""
+    return _plain(number) in inputs and _SETS.search(before) is not None
 
 
 def _printed_values(page: Page, results: Results) -> set[str]:

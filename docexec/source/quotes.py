@@ -30,6 +30,10 @@ from dataclasses import dataclass
 #: The ways a quoted value is shown (see the module docstring).
 FORMS = ("code", "number", "name", "text")
 
+#: What a line of prose carries to say why a value in it stays literal (``make check`` then lists
+#: none of its values); it is for authors, and pages and notebooks leave it out.
+LITERAL = re.compile(r"[ \t]*<!--\s*literal:\s*\S[^>]*-->")
+
 QUOTE = re.compile(r"\{\{\s*(?P<example>[\w./-]+?)\s*:\s*(?P<expression>[^{}]+?)\s*(?:#(?P<nth>\d+)\s*)?"
                    r"(?:\|\s*(?P<form>\w+)\s*)?\}\}")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1|<!--.*?-->")  # and HTML comments: nothing there is shown
@@ -116,3 +120,11 @@ def replace_quotes(line_text: str, quotes: list[Quote], shown: list[str]) -> str
         out += [line_text[last:quote.start], text]
         last = quote.end
     return "".join(out) + line_text[last:]
+
+
+def without_literal_notes(line_text: str) -> str:
+    """``line_text`` without its ``<!-- literal: ... -->`` notes."""
+    if "<!--" not in line_text:
+        return line_text
+    return re.sub(rf"(`+)(?:(?!\1).)+?\1|{LITERAL.pattern}",  # a code span that shows one stays
+                  lambda match: match.group(0) if match.group(1) else "", line_text)
