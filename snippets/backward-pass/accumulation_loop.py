@@ -2,9 +2,9 @@ import torch
 
 w = torch.tensor(1.0, requires_grad=True)
 for step in range(3):
-    loss = (3 * w) ** 2 / 2  # d loss / dw = 9 * w = 9 on every step
+    loss = (3 * w) ** 2 / 2  # d loss / dw = 9 * w on every step
     loss.backward()
-    print(step, w.grad)  # -> never reset: each step adds another 9
+    print(step, w.grad)  # -> never reset: each step adds it again
     #> 0 tensor(9.)
     #> 1 tensor(18.)
     #> 2 tensor(27.)

@@ -15,7 +15,7 @@ loss = ((prediction - target) ** 2).mean()
 try:
     loss.backward()
 except RuntimeError as error:
-    print(f"RuntimeError: {error}")
+    print("RuntimeError:", error)
     #> RuntimeError: element 0 of tensors does not require grad and does ...
 
 loss.requires_grad = True  # the tempting "fix": allowed, because loss is a leaf
