@@ -85,7 +85,7 @@ def test_a_changed_input_changes_the_sentence_on_the_page_and_in_the_notebook(re
     ("{{ square: step * 2.0 }}", "square.py printed 'step * 2.0' 2 times: say which with #1 to #2"),
     ("{{ square: step * 2.0 #3 }}", "square.py printed 'step * 2.0' 2 time(s), not 3"),
     ("{{ square: y.grad_fn | number }}", "which holds 0 numbers, not one"),
-    ("{{ square: x.grad | name }}", "which is neither an object shown as <Name object at 0x…> nor a tensor"),
+    ("{{ square: x.grad | name }}", "which is neither an object shown as <Name object at 0x…> nor a text with one"),
     ("{{ other: 'elsewhere' }}", "quotes 'other', which is not an example this page runs"),
     ("{{ square: x.grad | bold }}", "there is no form 'bold'"),
     ("{{ square: x.grad( }}", "is not a Python expression"),

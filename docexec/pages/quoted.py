@@ -126,11 +126,11 @@ def _form(text: str, quote: Quote) -> Value:
         return Value(number[:-1] if number.endswith(".") else number, code=False)
     if quote.form == "name":
         match = _OBJECT.match(text)
-        nodes = _GRAD_FN.findall(text)
+        nodes = set(_GRAD_FN.findall(text) or _NODE_NAME.findall(text))
         if match is None and len(nodes) != 1:
             raise QuoteError(f"{quote.expression!r} printed {text!r}, which is neither an object shown as "
-                             "<Name object at 0x…> nor a tensor with one grad_fn=<Name>")
-        return Value(match.group("name") if match else nodes[0], code=True)
+                             "<Name object at 0x…> nor a text with one Node name in it")
+        return Value(match.group("name") if match else nodes.pop(), code=True)
     return Value(text, code=quote.form == "code")
 
 
@@ -173,7 +173,7 @@ _TERMS = frozenset({"AccumulateGrad"})
 #: word that makes it a reference (Exercise 4, Pitfall 2, chapter 10, PyTorch 2.13).
 _NOT_PROSE = re.compile(r"\{\{.*?\}\}|\]\([^)]*\)|<!--.*?-->|"
                         r"\b(?:[Ee]xercises?|[Pp]itfalls?|[Cc]hapters?|[Ss]teps?|[Ss]ections?|lines?|PyTorch|Python|"
-                        r"seed(?: of| gradient)?) [\d.]+")
+                        r"seed(?: of| gradient)?) [\d.]+(?:(?:,| and| or) [\d.]+)*")
 
 
 def restatements(page: Page, results: Results) -> list[Problem]:

@@ -15,8 +15,8 @@ page printed, instead of restating it by hand::
   print wrote that argument; without it, it must have been written exactly once.
 * ``| form`` (optional) says how to show it: ``code`` (the default) as code; ``number``: the one
   number in it, as text (``tensor(12.)`` gives 12); ``name``: the class of an object printed as
-  ``<MulBackward0 object at 0x…>``, or the Node of a tensor printed with ``grad_fn=<MulBackward0>``,
-  as code; ``text``: as text.
+  ``<MulBackward0 object at 0x…>``, or the one Node name in what was printed (a tensor's
+  ``grad_fn=<MulBackward0>``, ``(False, 'ViewBackward0')``), as code; ``text``: as text.
 
 This module only reads the syntax; ``docexec.pages.quoted`` finds the values in a build's results.
 """
