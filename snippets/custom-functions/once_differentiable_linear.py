@@ -35,5 +35,5 @@ print(dy_dx)  # tensor(36.) -> 3 * 3 x**2, a constant: no grad_fn
 try:
     torch.autograd.grad(dy_dx, x)
 except RuntimeError as error:
-    print(f"RuntimeError: {error}")
+    print("RuntimeError:", error)
     #> RuntimeError: element 0 of tensors does not require grad and does not...
