@@ -265,3 +265,16 @@ def test_a_literal_note_is_for_authors_only(repo):
     record = parse_page(page, "docs/q.md", str(repo), ["snippets"], "snippets")
     notebook = chapter_notebook(record, synced(repo), builds.Build(builds.runner_for(repo)).drawings)
     assert "literal:" not in "".join("".join(cell["source"]) for cell in notebook["cells"])
+
+
+def test_a_negative_number_is_set_with_a_minus_sign(repo):
+    from docexec.pages import quoted
+    from docexec.source.quotes import Quote
+
+    write_snippets(repo, {"snippets/q/negative.py": "import torch\nx = torch.tensor(-1.5)\nprint(x)  # tensor(-1.5000)\n"})
+    try:
+        results = run_all(repo)
+        shown = quoted.value(Quote(1, 0, 0, "negative", "x", None, "number", "snippets/q/negative.py"), results)
+        assert shown == quoted.Value("\u22121.5000", code=False)
+    finally:
+        (repo / "snippets/q/negative.py").unlink()

@@ -123,7 +123,8 @@ def _form(text: str, quote: Quote) -> Value:
         if len(numbers) != 1:
             raise QuoteError(f"{quote.expression!r} printed {text!r}, which holds {len(numbers)} numbers, not one")
         number = numbers[0]
-        return Value(number[:-1] if number.endswith(".") else number, code=False)
+        number = number[:-1] if number.endswith(".") else number
+        return Value("\u2212" + number[1:] if number.startswith("-") else number, code=False)  # as text sets it
     if quote.form == "name":
         match = _OBJECT.match(text)
         nodes = set(_GRAD_FN.findall(text) or _NODE_NAME.findall(text))
