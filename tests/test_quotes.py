@@ -271,7 +271,8 @@ def test_a_negative_number_is_set_with_a_minus_sign(repo):
     from docexec.pages import quoted
     from docexec.source.quotes import Quote
 
-    write_snippets(repo, {"snippets/q/negative.py": "import torch\nx = torch.tensor(-1.5)\nprint(x)  # tensor(-1.5000)\n"})
+    source = "import torch\nx = torch.tensor(-1.5)\nprint(x)  # tensor(-1.5000)\n"
+    write_snippets(repo, {"snippets/q/negative.py": source})
     try:
         results = run_all(repo)
         shown = quoted.value(Quote(1, 0, 0, "negative", "x", None, "number", "snippets/q/negative.py"), results)
