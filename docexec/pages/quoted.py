@@ -123,7 +123,7 @@ def _form(text: str, quote: Quote) -> Value:
         if len(numbers) != 1:
             raise QuoteError(f"{quote.expression!r} printed {text!r}, which holds {len(numbers)} numbers, not one")
         number = numbers[0]
-        number = number[:-1] if number.endswith(".") else number
+        number = re.sub(r"\.0*$", "", number)  # 12. and 25.0 read as 12 and 25; 1.4000 keeps its digits
         return Value("\u2212" + number[1:] if number.startswith("-") else number, code=False)  # as text sets it
     if quote.form == "name":
         match = _OBJECT.match(text)
