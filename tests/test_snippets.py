@@ -53,9 +53,18 @@ def test_discover_lists_runnable_snippets_as_paths_relative_to_the_root(tmp_path
 
 #: Chapters whose prose quotes every value it takes from a run (``{{ example: expression }}``);
 #: the others still write some by hand, as ``python -m docexec check`` lists.
-QUOTING = ["docs/01-computational-graph.md", "docs/02-backward-pass.md", "docs/03-gradient-tracking.md",
-           "docs/04-leaf-tensors.md", "docs/06-saved-tensors.md", "docs/08-custom-functions.md",
-           "docs/10-forward-mode.md", "docs/11-torch-compile.md", "docs/12-training-loop.md"]
+QUOTING = [
+    "docs/01-computational-graph.md",
+    "docs/02-backward-pass.md",
+    "docs/03-gradient-tracking.md",
+    "docs/04-leaf-tensors.md",
+    "docs/06-saved-tensors.md",
+    "docs/08-custom-functions.md",
+    "docs/09-torch-func.md",
+    "docs/10-forward-mode.md",
+    "docs/11-torch-compile.md",
+    "docs/12-training-loop.md",
+]
 
 
 @pytest.mark.parametrize("name", QUOTING)

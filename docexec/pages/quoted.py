@@ -163,9 +163,9 @@ def markdown(shown: Value, in_table: bool = False) -> str:
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 #: A number as an output writes it (``12.``), as a sentence does (a point after it ends the
-#: sentence), and a Node's class name.
+#: sentence; "0-dim" names a kind of tensor), and a Node's class name.
 _PROSE_NUMBER = re.compile(r"(?<![\w.])-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
-_SENTENCE_NUMBER = re.compile(r"(?<![\w.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w]|\.\d)")
+_SENTENCE_NUMBER = re.compile(r"(?<![\w.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w]|\.\d|-dim)")
 _NODE_NAME = re.compile(r"\b(?:\w+Backward\d*|AccumulateGrad)\b")
 #: Node names that are terms of the field, defined by PyTorch's documentation rather than taken from
 #: a run (every leaf that requires grad enters the graph through an AccumulateGrad Node).
