@@ -58,6 +58,7 @@ QUOTING = [
     "docs/02-backward-pass.md",
     "docs/03-gradient-tracking.md",
     "docs/04-leaf-tensors.md",
+    "docs/05-inplace-operations.md",
     "docs/06-saved-tensors.md",
     "docs/08-custom-functions.md",
     "docs/09-torch-func.md",

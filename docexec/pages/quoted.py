@@ -191,7 +191,7 @@ def restatements(page: Page, results: Results) -> list[Problem]:
     for number, line in enumerate(page.lines, start=1):
         if number - 1 in diagrams or number - 1 in page.fenced or LITERAL.search(line) or line.startswith("#"):
             continue
-        prose = _NOT_PROSE.sub(" ", line).replace("\u2212", "-")  # a typographic minus is a minus
+        prose = _LIST_MARK.sub("", _NOT_PROSE.sub(" ", line)).replace("\u2212", "-")  # a typographic minus is a minus
         prose = _FORMULA.sub(lambda match: " " if re.search(r"(?<![A-Za-z_])[a-z](?![A-Za-z_(])", match.group(0))
                              else match.group(0), prose)
         prose = _CODE_SPAN.sub(lambda match: match.group(0) if _OUTPUT_LIKE.search(match.group(0)) else " ", prose)
@@ -212,6 +212,8 @@ _FORMULA = re.compile(rf"{_OPERAND}(?:\s*[-+×·/*]\s*{_OPERAND})+")
 #: against ``w * x ** 2`` or ``1.0``).
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _OUTPUT_LIKE = re.compile(r"tensor\(|Size\(|grad_fn|Backward|AccumulateGrad")
+#: The number of an ordered list's item.
+_LIST_MARK = re.compile(r"^\s*\d+\.\s")
 #: Prose that sets a name to the number after it: ``x = ``, ``` `w` = ```, ``*a* = ``.
 _SETS = re.compile(r"[A-Za-z_][\w.]*[`*]?\s*=\s*$")
 
