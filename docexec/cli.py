@@ -63,20 +63,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check(runner: Runner, paths: list[str], whole: bool) -> int:
-    """``check``: print every problem, and for the whole course the values the prose writes by hand."""
+    """``check``: print every problem, for the whole course those of the pages' prose too (quotes
+    that name no value, printed values typed by hand)."""
     problems, not_shown = check(runner, paths)
-    wrong_quotes, by_hand = prose(runner) if whole else ([], [])
-    problems += wrong_quotes
+    if whole:
+        wrong_quotes, by_hand = prose(runner)
+        problems += wrong_quotes + by_hand
     if not_shown is not None:
         print(not_shown)
     for problem in problems:
         print(problem)
         if problem.detail:
             print("    " + problem.detail.replace("\n", "\n    "))
-    for problem in by_hand:
-        print(problem)
-    print(f"docexec check: {len(paths)} snippet(s), {len(problems)} problem(s)"
-          + (f"; {len(by_hand)} value(s) the prose writes by hand (listed, not yet counted)" if by_hand else ""))
+    print(f"docexec check: {len(paths)} snippet(s), {len(problems)} problem(s)")
     return 1 if problems else 0
 
 

@@ -279,3 +279,18 @@ def test_a_negative_number_is_set_with_a_minus_sign(repo):
         assert shown == quoted.Value("\u22121.5000", code=False)
     finally:
         (repo / "snippets/q/negative.py").unlink()
+
+
+def test_make_check_fails_on_a_printed_value_typed_by_hand(repo, capsys, monkeypatch):
+    from docexec.cli import main
+
+    page = PAGE + "\nThe run printed 4 here.\n"
+    (repo / "mkdocs.yml").write_text("markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [snippets]\n")
+    monkeypatch.chdir(repo)  # as MkDocs and pymdownx read base_path: from the working folder
+    try:
+        with on_disk(repo, "q.md", page):
+            status = main(["check", "--root", str(repo)])
+    finally:
+        (repo / "mkdocs.yml").unlink()
+    out = capsys.readouterr().out
+    assert status == 1 and "docs/q.md:11: writes 4 by hand" in out, out

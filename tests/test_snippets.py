@@ -51,25 +51,13 @@ def test_discover_lists_runnable_snippets_as_paths_relative_to_the_root(tmp_path
     assert discover(tmp_path, "missing") == []
 
 
-#: Chapters whose prose quotes every value it takes from a run (``{{ example: expression }}``);
-#: the others still write some by hand, as ``python -m docexec check`` lists.
-QUOTING = [
-    "docs/01-computational-graph.md",
-    "docs/02-backward-pass.md",
-    "docs/03-gradient-tracking.md",
-    "docs/04-leaf-tensors.md",
-    "docs/05-inplace-operations.md",
-    "docs/06-saved-tensors.md",
-    "docs/08-custom-functions.md",
-    "docs/09-torch-func.md",
-    "docs/10-forward-mode.md",
-    "docs/11-torch-compile.md",
-    "docs/12-training-loop.md",
-]
+#: Every page: its prose quotes each value it takes from a run (``{{ example: expression }}``) or
+#: says why it stays literal (``<!-- literal: reason -->``).
+PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md"))
 
 
-@pytest.mark.parametrize("name", QUOTING)
-def test_a_quoting_chapter_writes_no_printed_value_by_hand(results, name):
+@pytest.mark.parametrize("name", PAGES)
+def test_a_page_writes_no_printed_value_by_hand(results, name):
     from docexec.pages import quoted
     from docexec.source.config import include_paths
     from docexec.source.includes import parse_page

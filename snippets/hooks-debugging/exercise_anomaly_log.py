@@ -15,6 +15,6 @@ with warnings.catch_warnings():
         try:
             (x.log() * 0).sum().backward()
         except RuntimeError as error:
-            print(f"RuntimeError: {error}")
+            print("RuntimeError:", error)
             #> RuntimeError: Function 'LogBackward0' returned nan values...
     print(x.grad)  # None
