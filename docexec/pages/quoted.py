@@ -111,6 +111,8 @@ def _owner(calls: list[_PrintCall], line: int) -> _PrintCall | None:
 
 
 def _form(text: str, quote: Quote) -> Value:
+    if quote.form == "name":  # the one Node name wherever it stands, on one line or several
+        return _node_name(text, quote)
     if len(text) >= MAX_PART:
         raise QuoteError(f"{quote.expression!r} printed more than {MAX_PART:,} characters, more than the run keeps "
                          "of one argument; quote a shorter value")
@@ -125,14 +127,18 @@ def _form(text: str, quote: Quote) -> Value:
         number = numbers[0]
         number = re.sub(r"\.0*$", "", number)  # 12. and 25.0 read as 12 and 25; 1.4000 keeps its digits
         return Value("\u2212" + number[1:] if number.startswith("-") else number, code=False)  # as text sets it
-    if quote.form == "name":
-        match = _OBJECT.match(text)
-        nodes = set(_GRAD_FN.findall(text) or _NODE_NAME.findall(text))
-        if match is None and len(nodes) != 1:
-            raise QuoteError(f"{quote.expression!r} printed {text!r}, which is neither an object shown as "
-                             "<Name object at 0x…> nor a text with one Node name in it")
-        return Value(match.group("name") if match else nodes.pop(), code=True)
     return Value(text, code=quote.form == "code")
+
+
+def _node_name(text: str, quote: Quote) -> Value:
+    """The class of an object printed as ``<Name object at 0x…>``, or the one Node name in ``text``."""
+    text = text.strip()
+    match = _OBJECT.match(text)
+    nodes = set(_GRAD_FN.findall(text) or _NODE_NAME.findall(text))
+    if match is None and len(nodes) != 1:
+        raise QuoteError(f"{quote.expression!r} printed {text!r}, which is neither an object shown as "
+                         "<Name object at 0x…> nor a text with one Node name in it")
+    return Value(match.group("name") if match else nodes.pop(), code=True)
 
 
 def problems(page: Page, results: Results) -> list[Problem]:
