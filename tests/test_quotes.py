@@ -294,3 +294,59 @@ def test_make_check_fails_on_a_printed_value_typed_by_hand(repo, capsys, monkeyp
         (repo / "mkdocs.yml").unlink()
     out = capsys.readouterr().out
     assert status == 1 and "docs/q.md:11: writes 4 by hand" in out, out
+
+
+def test_round_two_of_hostile_quotes(repo):
+    """Found by a second adversarial review: each fails or shows as it should."""
+    from docexec.pages import quoted
+    from docexec.source.quotes import Quote, without_literal_notes
+
+    write_snippets(repo, {"snippets/q/odd.py": """
+        import torch
+        y = torch.tensor(2.0, requires_grad=True) * 3
+        z = y + 1
+        print(torch.tensor(2 + 4j))  # tensor(2.+4.j)
+        print(f"{y!r} from {z.grad_fn.name()}")
+        #> tensor(6., grad_fn=<MulBackward0>) from AddBackward0
+        """})
+    try:
+        results = run_all(repo)
+
+        def shown(expression, form):
+            return quoted.value(Quote(1, 0, 0, "odd", expression, None, form, "snippets/q/odd.py"), results)
+
+        with pytest.raises(quoted.QuoteError, match="complex"):
+            shown("torch.tensor(2 + 4j)", "number")
+        with pytest.raises(quoted.QuoteError, match="one Node name"):
+            shown("f'{y!r} from {z.grad_fn.name()}'", "name")
+    finally:
+        (repo / "snippets/q/odd.py").unlink()
+    head = '# Q\n\n```python\n--8<-- "q/square.py"\n```\n\n'
+    setext = parse_page(head + "Value {{ square: x.grad }}\n---\n", "docs/q.md", str(repo), ["snippets"], "snippets")
+    assert [p.line for p in setext.problems] == [7] and "heading" in setext.problems[0].message
+    hidden = parse_page(head + "<!--\n{{ square: not_printed }}\n-->\n", "docs/q.md", str(repo), ["snippets"],
+                        "snippets")
+    assert hidden.quotes == [] and hidden.problems == []
+    assert without_literal_notes("6 <!-- literal: a > b -->") == "6"
+
+
+def test_a_note_alone_on_its_line_does_not_split_a_paragraph_and_a_number_opening_a_line_stays_text(repo):
+    page = PAGE.replace("{{ square: y.grad_fn | name }}. The second step",
+                        "{{ square: y.grad_fn | name }}.\n<!-- literal: a reason -->\n"
+                        "{{ square: x.grad | number }}. The second step")
+    with on_disk(repo, "q.md", page):
+        html = convert(repo, page)
+    paragraph = html[html.index("<p>The gradient is 4"):]
+    assert "<code>MulBackward0</code>.\n4. The second step" in paragraph[:paragraph.index("</p>")]
+    record = parse_page(page, "docs/q.md", str(repo), ["snippets"], "snippets")
+    notebook = chapter_notebook(record, synced(repo), builds.Build(builds.runner_for(repo)).drawings)
+    prose = "".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown")
+    assert "\n4\\. The second step" in prose and "literal" not in prose
+
+
+def test_the_kept_values_forget_a_quote_taken_out_of_its_page(tmp_path):
+    from docexec.pages import quoted
+
+    assert quoted.changed_since_last_build(tmp_path, ["docs/a.md"], {"docs/a.md: {{ e: x | code }}": "1"}) == []
+    assert quoted.changed_since_last_build(tmp_path, ["docs/a.md"], {}) == []  # the quote went
+    assert quoted.changed_since_last_build(tmp_path, ["docs/a.md"], {"docs/a.md: {{ e: x | code }}": "2"}) == []

@@ -235,9 +235,12 @@ class Build:
             if problems:
                 raise BuildError(problems)
             self.checked = results
-            values = quoted.shown_values(list(self.pages.values()), results)
-            for change in quoted.changed_since_last_build(self.root, values):
-                print(f"docexec: a quoted value changed: {change}", file=sys.stderr)
+            if results.execute:  # without runs a quote shows its expression: nothing to compare
+                pages = list(self.pages.values())
+                changes = quoted.changed_since_last_build(self.root, [page.name for page in pages],
+                                                          quoted.shown_values(pages, results))
+                for change in changes:
+                    print(f"docexec: a quoted value changed: {change}", file=sys.stderr)
         return self.checked
 
     def diagram_problems(self) -> list[Problem]:

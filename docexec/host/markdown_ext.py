@@ -118,7 +118,9 @@ class SnippetOutputPreprocessor(Preprocessor):
                 out.extend(self._leave(FenceOutput(fence=answers[index], page=key), indent))
                 continue
             line = self._quotes_left(line, quotes[index]) if index in quotes else line
-            out.append(without_literal_notes(line) if index not in page.fenced else line)
+            kept = without_literal_notes(line) if index not in page.fenced else line
+            if kept.strip() or not line.strip():  # a line that was only a note goes, not to split a paragraph
+                out.append(kept)
             if index in ends:
                 out.extend(self._leave(FenceOutput(fence=ends[index], page=key), ends[index].indent))
             elif index == page.title and ends and self.extension.getConfig("versions_note"):

@@ -189,7 +189,8 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
         else:
             fenced = index in page.fenced
             text = quoting.get(index, page.lines[index])
-            line = prose.line(text if fenced else without_literal_notes(text), fenced)
+            shown = text if fenced else without_literal_notes(text)
+            line = prose.line(shown, fenced) if shown.strip() or not text.strip() else None  # a note alone goes
             if line is not None:
                 cells.prose.append(f"{line} {NOTEBOOK_TITLE}" if index == page.title else line)
         if index == page.title and results.versions():
@@ -281,7 +282,10 @@ def _quoting(page: Page, results: Results) -> dict[int, str]:
                 shown.append(quoted.markdown(quoted.value(quote, results), page.lines[index].lstrip().startswith("|")))
             except quoted.QuoteError:
                 shown.append(page.lines[index][quote.start:quote.end])
-        lines[index] = replace_quotes(page.lines[index], quotes, shown)
+        line = replace_quotes(page.lines[index], quotes, shown)
+        if not page.lines[index][:quotes[0].start].strip():  # a value that opens the line must not open a list
+            line = re.sub(r"^(\s*[-+]?\d+)([.)])(\s|$)", r"\1\\\2\3", line)
+        lines[index] = line
     return lines
 
 

@@ -111,16 +111,18 @@ def _owner(calls: list[_PrintCall], line: int) -> _PrintCall | None:
 
 
 def _form(text: str, quote: Quote) -> Value:
-    if quote.form == "name":  # the one Node name wherever it stands, on one line or several
-        return _node_name(text, quote)
     if len(text) >= MAX_PART:
         raise QuoteError(f"{quote.expression!r} printed more than {MAX_PART:,} characters, more than the run keeps "
                          "of one argument; quote a shorter value")
+    if quote.form == "name":  # the one Node name wherever it stands, on one line or several
+        return _node_name(text, quote)
     if "\n" in text.strip():
         raise QuoteError(f"{quote.expression!r} printed {text.strip().count(chr(10)) + 1} lines; quote a value "
                          "printed on one line")
     text = text.strip()
     if quote.form == "number":
+        if re.search(r"\d\.?\d*j\b", text):
+            raise QuoteError(f"{quote.expression!r} printed {text!r}, a complex number: quote it as code")
         numbers = _NUMBER.findall(text)
         if len(numbers) != 1:
             raise QuoteError(f"{quote.expression!r} printed {text!r}, which holds {len(numbers)} numbers, not one")
@@ -134,11 +136,13 @@ def _node_name(text: str, quote: Quote) -> Value:
     """The class of an object printed as ``<Name object at 0x…>``, or the one Node name in ``text``."""
     text = text.strip()
     match = _OBJECT.match(text)
-    nodes = set(_GRAD_FN.findall(text) or _NODE_NAME.findall(text))
-    if match is None and len(nodes) != 1:
-        raise QuoteError(f"{quote.expression!r} printed {text!r}, which is neither an object shown as "
-                         "<Name object at 0x…> nor a text with one Node name in it")
-    return Value(match.group("name") if match else nodes.pop(), code=True)
+    if match is not None:
+        return Value(match.group("name").rsplit(".", 1)[-1], code=True)  # a Function's Node: its class name
+    nodes = set(_GRAD_FN.findall(text)) | set(_NODE_NAME.findall(text))
+    if len(nodes) != 1:
+        raise QuoteError(f"{quote.expression!r} printed {text[:200]!r}, which is neither an object shown as "
+                         f"<Name object at 0x…> nor a text with one Node name in it ({len(nodes)})")
+    return Value(nodes.pop(), code=True)
 
 
 def problems(page: Page, results: Results) -> list[Problem]:
@@ -195,7 +199,8 @@ def restatements(page: Page, results: Results) -> list[Problem]:
     diagrams = {diagram.index for diagram in page.diagrams}  # hand-drawn: their alt text explains them
     found = []
     for number, line in enumerate(page.lines, start=1):
-        if number - 1 in diagrams or number - 1 in page.fenced or LITERAL.search(line) or line.startswith("#"):
+        noted = LITERAL.search(_CODE_SPAN.sub(" ", line))  # a note shown in a code span is no note
+        if number - 1 in diagrams or number - 1 in page.fenced or noted or line.startswith("#"):
             continue
         prose = _LIST_MARK.sub("", _NOT_PROSE.sub(" ", line)).replace("\u2212", "-")  # a typographic minus is a minus
         prose = _FORMULA.sub(lambda match: " " if re.search(r"(?<![A-Za-z_])[a-z](?![A-Za-z_(])", match.group(0))
@@ -294,15 +299,17 @@ def shown_values(pages: list[Page], results: Results) -> dict[str, str]:
     return values
 
 
-def changed_since_last_build(root: Path, values: dict[str, str]) -> list[str]:
+def changed_since_last_build(root: Path, pages: list[str], values: dict[str, str]) -> list[str]:
     """The quoted values that differ from those the last build showed (kept under ``QUOTED_CACHE``),
-    as ``<page>: {{ quote }} was <old>, is <new>``; ``values`` are kept for the next build."""
+    as ``<page>: {{ quote }} was <old>, is <new>``; ``values``, those of ``pages`` now, replace what
+    was kept of those pages (a quote taken out is forgotten) for the next build."""
     path = root / QUOTED_CACHE
     try:
         before = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         before = {}
-    kept = {**before, **values}  # a host without the hook checks the build at its first page: keep the others
+    read = tuple(f"{name}: " for name in pages)
+    kept = {key: text for key, text in before.items() if not key.startswith(read)} | values
     if kept != before:
         write_atomically(path, json.dumps(kept, indent=1, sort_keys=True))
     return [f"{key} was {before[key]!r}, is {new!r}" for key, new in sorted(values.items())

@@ -182,11 +182,13 @@ def _quotes(page: Page, folder: str) -> None:
         name = path.removeprefix(f"{folder}/").removesuffix(".py")  # chapter/example
         for key in (name, name.rsplit("/", 1)[-1]):
             examples.setdefault(key, []).append(path)
+    commented = _in_comments(page)
     for number, line in enumerate(page.lines):
-        if number in page.fenced or "{{" not in line:
+        if number in page.fenced or number in commented or "{{" not in line:
             continue
         try:
-            found = find_quotes(line, number + 1)
+            after = page.lines[number + 1] if number + 1 < len(page.lines) else ""
+            found = find_quotes(line, number + 1, heading=bool(_SETEXT.match(after)) and bool(line.strip()))
         except QuoteSyntaxError as exc:
             page.problems.append(Problem(page.name, number + 1, str(exc)))
             continue
@@ -198,6 +200,24 @@ def _quotes(page: Page, folder: str) -> None:
             why = (f"names {len(paths)} examples of the page ({', '.join(paths)}): add the chapter folder"
                    if paths else "is not an example this page runs")
             page.problems.append(Problem(page.name, number + 1, f"quotes {quote.example!r}, which {why}"))
+
+
+#: The underline that makes the line above it a heading.
+_SETEXT = re.compile(r"^[ \t]*(?:=+|-+)[ \t]*$")
+
+
+def _in_comments(page: Page) -> set[int]:
+    """The 0-based lines of ``page`` inside an HTML comment that spans lines (nothing there is shown)."""
+    inside, found = False, set()
+    for number, line in enumerate(page.lines):
+        if number in page.fenced:
+            continue
+        if inside:
+            found.add(number)
+            inside = "-->" not in line
+        elif "<!--" in line and "-->" not in line.split("<!--")[-1]:
+            inside = True
+    return found
 
 
 def _includes_outside_fences(page: Page, root: str, folders: dict[str, str], folder: str) -> None:

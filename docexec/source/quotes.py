@@ -32,7 +32,7 @@ FORMS = ("code", "number", "name", "text")
 
 #: What a line of prose carries to say why a value in it stays literal (``make check`` then lists
 #: none of its values); it is for authors, and pages and notebooks leave it out.
-LITERAL = re.compile(r"[ \t]*<!--\s*literal:\s*\S[^>]*-->")
+LITERAL = re.compile(r"[ \t]*<!--\s*literal:\s*\S.*?-->")
 
 QUOTE = re.compile(r"\{\{\s*(?P<example>[\w./-]+?)\s*:\s*(?P<expression>[^{}]+?)\s*(?:#(?P<nth>\d+)\s*)?"
                    r"(?:\|\s*(?P<form>\w+)\s*)?\}\}")
@@ -67,7 +67,7 @@ class QuoteSyntaxError(ValueError):
     """A ``{{ ... }}`` that is not a quote as the module docstring describes."""
 
 
-def find_quotes(line_text: str, line: int) -> list[Quote]:
+def find_quotes(line_text: str, line: int, heading: bool = False) -> list[Quote]:
     """The quotes on one line of prose, left to right; text in code spans and comments is not read.
 
     Raises:
@@ -85,7 +85,7 @@ def find_quotes(line_text: str, line: int) -> list[Quote]:
         found.append(Quote(line, match.start(), match.end(), match.group("example"),
                            normal(match.group("expression"), match.group(0)),
                            int(match.group("nth")) if match.group("nth") else None, form))
-    if found and line_text.startswith("#"):
+    if found and (heading or line_text.lstrip().startswith("#")):  # an ATX heading, or a setext one (``heading``)
         raise QuoteSyntaxError("a heading cannot quote a value: the table of contents and the page title would "
                                "show it without the value")
     rest = replace_quotes(line_text, found, [""] * len(found))
