@@ -225,6 +225,10 @@ def test_the_drift_record_lists_a_quoted_value_another_version_shows_differently
     assert "docs/q.md: {{ square: x.grad | number }} shows '4' on 2.13; on 9.9.9 it shows '12'" in report(record)
     shown = page_markdown(record, [("q.md", page)])
     assert "- `{{ square: x.grad | number }}`: `4` here, `12` on PyTorch 9.9.9" in shown
+    edited = parse_page(PAGE.replace("{{ square: x.grad | number }}", "four"), "docs/q.md", str(repo), ["snippets"],
+                        "snippets")
+    shown = page_markdown(record, [("q.md", edited)])  # a quote taken out since the record was made
+    assert "x.grad | number" not in shown and "| values quoted in the prose that would change | 1 |" in shown
 
 
 def test_a_print_that_dynamo_traces_writes_no_warning_about_the_recording(tmp_path):

@@ -9,6 +9,7 @@ MkDocs hook adds the page to the site (``PAGE``), the build puts the notes in.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from dataclasses import dataclass
@@ -156,7 +157,9 @@ def page_markdown(record: Record, pages: list[tuple[str, Page]]) -> str:
     example that differs (``pages``: each page's path in the docs folder with its record, in nav
     order), each such example linked to its note there, and the examples no page shows.
     """
-    n = record.counts()
+    quoted_now = {(page.name, quote.key) for _, page in pages for quote in page.quotes}
+    record = dataclasses.replace(record, prose=[c for c in record.prose if (c.page, c.quote) in quoted_now])
+    n = record.counts()  # a quote edited out of its page since the record was made is not listed
     lines = [
         f"# What changes in PyTorch {record.torch}", "",
         f"Every output in this course comes from PyTorch {record.baseline}, the version it pins and checks. Each "

@@ -293,9 +293,7 @@ def shown_values(pages: list[Page], results: Results) -> dict[str, str]:
     for page in pages:
         for quote in page.quotes:
             with contextlib.suppress(QuoteError):  # reported as a problem of the build
-                nth = f" #{quote.nth}" if quote.nth else ""
-                key = f"{page.name}: {{{{ {quote.example}: {quote.expression}{nth} | {quote.form} }}}}"
-                values[key] = value(quote, results).text
+                values[f"{page.name}: {quote.key}"] = value(quote, results).text
     return values
 
 

@@ -62,6 +62,12 @@ class Quote:
     form: str
     file: str = ""
 
+    @property
+    def key(self) -> str:
+        """The quote as its page names it, whatever its line: ``{{ example: expression #n | form }}``."""
+        nth = f" #{self.nth}" if self.nth else ""
+        return f"{{{{ {self.example}: {self.expression}{nth} | {self.form} }}}}"
+
 
 class QuoteSyntaxError(ValueError):
     """A ``{{ ... }}`` that is not a quote as the module docstring describes."""
