@@ -110,3 +110,18 @@ def test_fix_keeps_a_byte_order_mark_and_names_output_too_long_for_a_claim_line(
     assert bom.read_bytes() == b"\xef\xbb\xbfprint('new')  # new\n"
     assert wide.read_text() == before  # a claim of 100 x would not fit in 80 columns: nothing written
     assert "snippets/c/wide.py:2: it printed a line too long for a '#>' claim line" in out.getvalue()
+
+
+def test_one_fix_writes_the_colab_notebook_with_the_claims_it_just_rewrote(tmp_path, monkeypatch):
+    """The Colab notebook is made from the snippets as the fix left them, not as the run read
+    them: a second `make fix` has nothing left to do."""
+    write_snippets(tmp_path, {
+        "snippets/c/claim.py": "print(1 + 1)  # 3\n",
+        "docs/c.md": '# C\n\n```python\n--8<-- "c/claim.py"\n```\n',
+        "mkdocs.yml": "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [snippets]\n",
+    })
+    monkeypatch.chdir(tmp_path)  # as MkDocs and pymdownx read base_path: from the working folder
+    assert fix(Runner(tmp_path), ["snippets/c/claim.py"], io.StringIO()) == 0
+    assert "print(1 + 1)  # 2" in (tmp_path / "notebooks/c.ipynb").read_text()
+    again = io.StringIO()
+    assert fix(Runner(tmp_path), ["snippets/c/claim.py"], again) == 0 and again.getvalue() == ""

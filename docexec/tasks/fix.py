@@ -4,6 +4,7 @@ Colab notebooks, printing each change; a snippet that does not parse or failed t
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import sys
 
 from docexec.core.files import write_atomically
@@ -37,6 +38,7 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
     runner.start(paths)
     results = runner.wait()
     left = 0
+    rewritten: dict[str, str] = {}  # the snippets as they are after this fix, for the Colab notebooks
     for path in paths:
         result = results.runs[path]
         source = results.sources[path]
@@ -53,6 +55,7 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
         if new_source != source:
             bom = (runner.root / path).read_bytes().startswith(codecs.BOM_UTF8)  # kept, as every other byte
             write_atomically(runner.root / path, ("\ufeff" if bom else "") + new_source)
+            rewritten[path] = new_source
         for change in changes:
             print(f"{path}:{change.line}: {_show(change.before)}  =>  {_show(change.after)}", file=out)
         remaining = claims.check(path, new_source, rewrite.remap_prints(source, new_source, claims.masked(result)))
@@ -64,7 +67,7 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
     for change in figures.sync(runner.root, results.graphs(), ran, runner.folder):
         print(change, file=out)
     if not left and set(results.runs) >= set(discover(runner.root)):  # every page's examples ran, and ran well
-        for change in colab_sync(runner, results):
+        for change in colab_sync(runner, dataclasses.replace(results, sources={**results.sources, **rewritten})):
             print(change, file=out)
     return left
 
