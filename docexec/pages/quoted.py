@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import io
 import json
 import re
@@ -25,9 +26,10 @@ from docexec.core.records import MAX_PART
 from docexec.run.results import Results
 from docexec.source import claims
 from docexec.source.includes import Page
-from docexec.source.quotes import LITERAL, Quote
+from docexec.source.quotes import CODE_SPAN, LITERAL, Quote
 from docexec.versions.drift import ProseChange
 
+#: A number as an output writes it (``12.``, ``-1.4000``, ``1e-08``, ``inf``).
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|inf|nan)(?![\w.])")
 _OBJECT = re.compile(r"^<(?P<name>[\w.]+) object at \S+>$")
 _GRAD_FN = re.compile(r"grad_fn=<(\w+)>")
@@ -93,14 +95,22 @@ class _PrintCall:
 def _calls(source: str, expression: str) -> list[_PrintCall]:
     """Every ``print`` call of ``source`` (a call with a ``*`` argument has no position for the
     quoted argument: what follows the ``*`` is not known)."""
+    return [_PrintCall(first, last, arguments.index(expression) if expression in arguments else None)
+            for first, last, arguments in _print_calls(source)]
+
+
+@functools.lru_cache(maxsize=256)
+def _print_calls(source: str) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+    """Each ``print`` call of ``source``: its first and last line and its arguments as Python writes
+    them back (none for a call with a ``*`` argument). Read once per source: a page quotes the same
+    example many times, and the page, its checks and its notebook each look the quotes up."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print"):
-            continue
-        starred = any(isinstance(arg, ast.Starred) for arg in node.args)
-        index = next((n for n, arg in enumerate(node.args) if ast.unparse(arg) == expression and not starred), None)
-        found.append(_PrintCall(node.lineno, node.end_lineno or node.lineno, index))
-    return found
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+            starred = any(isinstance(arg, ast.Starred) for arg in node.args)
+            arguments = () if starred else tuple(ast.unparse(arg) for arg in node.args)
+            found.append((node.lineno, node.end_lineno or node.lineno, arguments))
+    return tuple(found)
 
 
 def _owner(calls: list[_PrintCall], line: int) -> _PrintCall | None:
@@ -172,9 +182,8 @@ def markdown(shown: Value, in_table: bool = False) -> str:
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
-#: A number as an output writes it (``12.``), as a sentence does (a point after it ends the
-#: sentence; "0-dim" names a kind of tensor), and a Node's class name.
-_PROSE_NUMBER = re.compile(r"(?<![\w.])-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+#: A number as a sentence writes it (a point after it ends the sentence; "0-dim" names a kind of
+#: tensor), and a Node's class name.
 _SENTENCE_NUMBER = re.compile(r"(?<![\w.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w]|\.\d|-dim)")
 _NODE_NAME = re.compile(r"\b(?:\w+Backward\d*|AccumulateGrad)\b")
 #: Node names that are terms of the field, defined by PyTorch's documentation rather than taken from
@@ -199,13 +208,13 @@ def restatements(page: Page, results: Results) -> list[Problem]:
     diagrams = {diagram.index for diagram in page.diagrams}  # hand-drawn: their alt text explains them
     found = []
     for number, line in enumerate(page.lines, start=1):
-        noted = LITERAL.search(_CODE_SPAN.sub(" ", line))  # a note shown in a code span is no note
+        noted = LITERAL.search(CODE_SPAN.sub(" ", line))  # a note shown in a code span is no note
         if number - 1 in diagrams or number - 1 in page.fenced or noted or line.startswith("#"):
             continue
         prose = _LIST_MARK.sub("", _NOT_PROSE.sub(" ", line)).replace("\u2212", "-")  # a typographic minus is a minus
         prose = _FORMULA.sub(lambda match: " " if re.search(r"(?<![A-Za-z_])[a-z](?![A-Za-z_(])", match.group(0))
                              else match.group(0), prose)
-        prose = _CODE_SPAN.sub(lambda match: match.group(0) if _OUTPUT_LIKE.search(match.group(0)) else " ", prose)
+        prose = CODE_SPAN.sub(lambda match: match.group(0) if _OUTPUT_LIKE.search(match.group(0)) else " ", prose)
         values = [match.group(0) for match in _SENTENCE_NUMBER.finditer(prose) if _plain(match.group(0)) in printed
                   and not _sets_input(prose[:match.start()], match.group(0), inputs[number - 1])]
         values += [name for name in _NODE_NAME.findall(prose) if name in printed and name not in _TERMS]
@@ -221,7 +230,6 @@ _OPERAND = r"\(?\s*(?:\*?[a-z]\*?(?![\w(])|\d+(?:\.\d+)?[a-z]?\*?(?:[a-z]\*)?)\s
 _FORMULA = re.compile(rf"{_OPERAND}(?:\s*[-+×·/*]\s*{_OPERAND})+")
 #: An inline code span, and what makes one read as output rather than code (``tensor(12.)``
 #: against ``w * x ** 2`` or ``1.0``).
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _OUTPUT_LIKE = re.compile(r"tensor\(|Size\(|grad_fn|Backward|AccumulateGrad")
 #: The number of an ordered list's item.
 _LIST_MARK = re.compile(r"^\s*\d+\.\s")
@@ -242,7 +250,7 @@ def _printed_values(page: Page, results: Results) -> set[str]:
     for path in page.snippets:
         result = results.runs.get(path)
         for text in (p.text for p in claims.masked(result)) if result is not None else ():
-            printed.update(_plain(n) for n in _PROSE_NUMBER.findall(text))
+            printed.update(_plain(n.lstrip("+")) for n in _NUMBER.findall(text))
             printed.update(_NODE_NAME.findall(text))
     return printed
 

@@ -36,7 +36,9 @@ LITERAL = re.compile(r"[ \t]*<!--\s*literal:\s*\S.*?-->")
 
 QUOTE = re.compile(r"\{\{\s*(?P<example>[\w./-]+?)\s*:\s*(?P<expression>[^{}]+?)\s*(?:#(?P<nth>\d+)\s*)?"
                    r"(?:\|\s*(?P<form>\w+)\s*)?\}\}")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1|<!--.*?-->")  # and HTML comments: nothing there is shown
+#: An inline code span.
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_NOT_READ = re.compile(rf"{CODE_SPAN.pattern}|<!--.*?-->")  # code spans and comments: no quote there
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ def find_quotes(line_text: str, line: int, heading: bool = False) -> list[Quote]
         QuoteSyntaxError: a quote whose expression is not Python or whose form is unknown, braces
             that are not a quote, or a quote in a heading (the table of contents would not show it).
     """
-    spans = [match.span() for match in _CODE_SPAN.finditer(line_text)]
+    spans = [match.span() for match in _NOT_READ.finditer(line_text)]
     found = []
     for match in QUOTE.finditer(line_text):
         if any(start <= match.start() < end for start, end in spans):
@@ -95,7 +97,7 @@ def find_quotes(line_text: str, line: int, heading: bool = False) -> list[Quote]
         raise QuoteSyntaxError("a heading cannot quote a value: the table of contents and the page title would "
                                "show it without the value")
     rest = replace_quotes(line_text, found, [""] * len(found))
-    rest = _CODE_SPAN.sub("", rest)
+    rest = _NOT_READ.sub("", rest)
     if "{{" in rest or "}}" in rest:  # braces a reader would see, meant as a quote or not
         raise QuoteSyntaxError("this line holds '{{' or '}}' that is not a quote {{ example: expression }} on one "
                                "line (an expression with braces or an f-string cannot be quoted): fix the quote, "
@@ -132,5 +134,5 @@ def without_literal_notes(line_text: str) -> str:
     """``line_text`` without its ``<!-- literal: ... -->`` notes."""
     if "<!--" not in line_text:
         return line_text
-    return re.sub(rf"(`+)(?:(?!\1).)+?\1|{LITERAL.pattern}",  # a code span that shows one stays
+    return re.sub(rf"{CODE_SPAN.pattern}|{LITERAL.pattern}",  # a code span that shows one stays
                   lambda match: match.group(0) if match.group(1) else "", line_text)
