@@ -4,7 +4,7 @@ from torch import nn
 
 torch.manual_seed(0)
 layer = nn.Linear(3, 2)
-weight, bias = layer.weight, layer.bias  # named, for the figure
+weight, bias = layer.weight, layer.bias  # the parameters, by name
 x = torch.ones(4, 3)
 
 with torch.autocast("cpu", dtype=torch.bfloat16):
