@@ -15,6 +15,7 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
   * ``docexec.source.snippets``  where examples live, their sections and ``# docexec:`` options;
   * ``docexec.source.claims``    output claims in comments: read and checked;
   * ``docexec.source.rewrite``   claims rewritten to what the run printed (``make fix``);
+  * ``docexec.source.targets``   an include line's target resolved to a file, or why it names none;
   * ``docexec.source.includes``  a page read once into include, fence, diagram and quote records;
   * ``docexec.source.quotes``    values the prose quotes from a run: ``{{ example: expression }}``, read;
   * ``docexec.source.config``    ``mkdocs.yml`` as docexec reads it (include folders, site address).

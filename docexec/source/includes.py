@@ -17,7 +17,8 @@ from pathlib import Path
 
 from docexec.core.problems import Problem
 from docexec.source.quotes import Quote, QuoteSyntaxError, find_quotes
-from docexec.source.snippets import INCLUDE, sections, split_lines, split_target
+from docexec.source.snippets import INCLUDE, split_lines, split_target
+from docexec.source.targets import resolve
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*)$")
 _TITLE = re.compile(r"^#[ \t]+\S")
@@ -341,55 +342,12 @@ def _includes(page: Page, start: int, end: int, root: str, folders: dict[str, st
 
 
 def _resolve(page: Page, line: int, target: str, root: str, folders: dict[str, str]) -> Include:
-    name, section = split_target(target)
-    include_paths = list(folders)
-    if re.search(r":\d", target):
-        page.problems.append(Problem(page.name, line, f"includes {target!r} by line numbers, which break silently "
-                                     "when the file changes; mark a named section ('# --8<-- [start:name]') and "
-                                     "include that"))
-        return Include(line, target, "", None)
-    file, outside = "", False  # the first folder that holds it (what escapes its folder does not)
-    for base in include_paths:
-        if os.path.isfile(os.path.join(root, base, name)):
-            if _within(folders[base], name):
-                file = f"{base}/{name}"
-                break
-            outside = True
-    if not file and outside:
-        page.problems.append(Problem(page.name, line, f"includes {name!r}, which is outside the include folders "
-                                                      f"({' and '.join(include_paths)}); include files inside them"))
-        return Include(line, target, "", None)
-    if not file:
-        page.problems.append(Problem(page.name, line, f"includes {name!r}, which is not a file under "
-                                                      f"{' or '.join(include_paths)}"))
-        return Include(line, target, "", None)
-    text, reason = _read_text(os.path.join(root, file))
-    if reason:
-        page.problems.append(Problem(page.name, line, f"includes {name!r}, which {reason}"))
-    elif section and section not in sections(text):
-        page.problems.append(Problem(page.name, line, f"includes section {section!r} of {name!r}, which has "
-                                                      f"no '# --8<-- [start:{section}]' marker"))
-    return Include(line, target, file, section)
-
-
-def _within(folder: str, name: str) -> bool:
-    """Whether ``name``, resolved against the include folder whose real path is ``folder``, stays
-    inside that folder."""
-    return os.path.realpath(os.path.join(folder, name)).startswith(os.path.join(folder, ""))
-
-
-def _read_text(path: str) -> tuple[str, str]:
-    """A file's text, or "" and why it cannot be included (not UTF-8, unreadable)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        return "", f"cannot be read ({exc.strerror})"
-    try:
-        return data.decode("utf-8-sig"), ""
-    except UnicodeDecodeError as exc:
-        return "", (f"is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {data[:exc.start].count(10) + 1}); "
-                    "save it as UTF-8")
+    """The include line ``line`` naming ``target``, with the file it names (each problem found is
+    added to ``page.problems``)."""
+    found = resolve(target, root, folders)
+    if found.reason:
+        page.problems.append(Problem(page.name, line, found.reason))
+    return Include(line, target, found.file, found.section)
 
 
 def _with_figures(fences: list[Fence]) -> list[Fence]:
