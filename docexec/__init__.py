@@ -43,7 +43,7 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 
 ``pages``: what a page shows
   * ``docexec.pages.render``      an include's output block and figures, as HTML;
-  * ``docexec.pages.drift_page``  the notes under outputs that the next PyTorch changes, and their page;
+  * ``docexec.pages.drift_page``  a page's one note on the outputs the next PyTorch changes, and their page;
   * ``docexec.pages.quoted``      the values the prose quotes, found in the runs; values it writes by hand;
   * ``docexec.pages.places``      what a place left in a page's HTML stands for;
   * ``docexec.pages.page_store``  pages' HTML kept between builds;

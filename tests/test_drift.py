@@ -214,7 +214,7 @@ def test_a_second_run_without_record_writes_nothing(repo, recorded, standin, tmp
     assert not (copy / "drift.json").exists()
 
 
-def test_the_page_lists_each_change_and_notes_sit_under_the_outputs(repo, recorded, tmp_path):
+def test_the_page_lists_each_change_and_one_folded_note_links_to_each_output(repo, recorded, tmp_path):
     copy = copy_repo(repo, tmp_path / "copy")
     proc = mkdocs_build(copy)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -225,13 +225,20 @@ def test_the_page_lists_each_change_and_notes_sit_under_the_outputs(repo, record
     assert "same.py" not in page
     assert "Tensor.cos was removed" in page and "detach() will copy its data" in page
     chapter = (copy / "site/chapter/index.html").read_text(encoding="utf-8")
-    notes = re.findall(r'<div class="admonition info docexec-drift" id="([^"]+)"[^>]*>(.*?)</div>', chapter, re.S)
-    assert [note_id for note_id, _ in notes] == ["drift-ch-node-name-py", "drift-ch-warns-py-cut", "drift-ch-fails-py"]
-    node, warns, fails = (body for _, body in notes)
-    assert f"PyTorch {OTHER} prints" in node and "PowBackward2" in node and "It draws a different graph" in node
-    assert "FutureWarning: detach() will copy its data in a later release" in warns
-    assert "Its run fails: <code>raised RuntimeError: Tensor.cos was removed</code>" in fails
-    assert chapter.index('<span class="filename">Output</span>') < chapter.index("drift-ch-node-name-py")
+    notes = re.findall(r'<details class="info docexec-drift"[^>]*>(.*?)</details>', chapter, re.S)
+    assert len(notes) == 1, "one version note per page"
+    note = notes[0]
+    assert f"<summary>On PyTorch {OTHER}, 3 outputs on this page differ</summary>" in note
+    assert chapter.index(note) < chapter.index('<span class="filename">Output</span>'), "under the title"
+    at = re.findall(r'<span class="docexec-drift-at" id="([^"]+)"></span>', chapter)
+    assert at == ["drift-ch-node-name-py", "drift-ch-warns-py-cut", "drift-ch-fails-py"]
+    for anchor in at:  # each marks the output it speaks of, and the note links to it
+        assert chapter.index(f'id="{anchor}"') < chapter.index('<span class="filename">Output</span>',
+                                                                chapter.index(f'id="{anchor}"'))
+        assert f'href="#{anchor}"' in note
+    assert "PowBackward2" in note and "draws a different graph" in note
+    assert "FutureWarning: detach() will copy its data in a later release" in note
+    assert "fails: <code>raised RuntimeError: Tensor.cos was removed</code>" in note
     assert f"What changes in PyTorch {OTHER}" in (copy / "site/index.html").read_text(encoding="utf-8")  # the nav
 
 
@@ -358,3 +365,16 @@ def test_pin_changes_whole_and_minor_versions_and_keeps_marked_lines(tmp_path):
         ("docs/a.md", 2, "In this build (2.14.1) it does."),
         ("docs/sub/b.md", 1, "torch==2.14.1+cpu"),
     ]
+
+
+def test_a_change_of_a_source_line_alone_is_told_as_that_line():
+    """An output whose only change is the line of a C++ file its warning names is shown as that one
+    change; a second difference, or two lines that move, are not."""
+    from docexec.pages.drift_page import SourceLineMove, source_line_move
+
+    before = "UserWarning: x is deprecated (Triggered internally at /src/aten/TensorBody.h:493.)\ny\n"
+    assert source_line_move(before, before.replace(":493", ":488")) == SourceLineMove("TensorBody.h", "493", "488")
+    assert source_line_move(before, before.replace(":493", ":488").replace("y", "z")) is None
+    twice = before + "again at /src/engine.cpp:10\n"
+    assert source_line_move(twice, twice.replace(":493", ":488").replace(":10", ":11")) is None
+    assert source_line_move(before, before) is None

@@ -102,7 +102,7 @@ def test_the_site_builds_with_outputs_and_figures(host, tmp_path):
     assert re.search(r'<figure class="docexec-figure"[^>]*>\n<svg role="img" aria-label="Autograd graph: ', page)
     assert f"PyTorch {PIN}" in page and "<!--docexec-" not in page
     if (root / "drift.json").is_file():  # the extension puts the notes in on any host; the page needs the hook
-        assert '<div class="admonition info docexec-drift"' in (root / "site/04-leaf-tensors/index.html").read_text(
+        assert '<details class="info docexec-drift"' in (root / "site/04-leaf-tensors/index.html").read_text(
             encoding="utf-8")
         assert (root / "site/what-changes/index.html").is_file() == (host == "properdocs")
 

@@ -84,9 +84,9 @@ def test_chapter_shows_real_outputs(site):
     assert "element 0 of tensors does not require grad and does not have a grad_fn" in built
 
 
-def test_the_committed_drift_record_gives_its_page_and_a_note_under_each_changed_output(site):
+def test_the_committed_drift_record_gives_its_page_and_a_mark_on_each_changed_output(site):
     """The real record (``make drift TORCH=...``, committed): every example it lists is on the page,
-    linked to a note that sits on its chapter, under an output block."""
+    linked to the output block it changes, which its chapter's version note links to as well."""
     from docexec.versions import drift
 
     if not (ROOT / "drift.json").is_file():
@@ -98,9 +98,26 @@ def test_the_committed_drift_record_gives_its_page_and_a_note_under_each_changed
     assert len(links) == len(record.examples) > 0
     for chapter, anchor in links:
         built = (site / chapter / "index.html").read_text(encoding="utf-8")
-        note = built.index(f'<div class="admonition info docexec-drift" id="{anchor}">')
-        assert built.rfind('<span class="filename">Output</span>', 0, note) > built.rfind("</figure>", 0, note)
-        assert f"PyTorch {record.torch} prints" in built[note:note + 400]
+        mark = f'<span class="docexec-drift-at" id="{anchor}"></span>'
+        after = built[built.index(mark) + len(mark):].lstrip("\n")
+        assert after.startswith('<div class="highlight"><span class="filename">Output</span>'), after[:200]
+        note = re.search(r'<details class="info docexec-drift"[^>]*>(.*?)</details>', built, re.S).group(1)
+        assert f'href="#{anchor}"' in note and f"On PyTorch {record.torch}, " in note
+
+
+def test_a_page_has_at_most_one_version_note_and_it_is_folded(site):
+    """However many of a page's outputs the next PyTorch prints differently, one folded note under
+    its title lists them (chapter 10: sixteen, fifteen of them one warning, shown once)."""
+    counts = {}
+    for page in sorted(site.glob("*/index.html")):
+        html = page.read_text(encoding="utf-8")
+        counts[page.parent.name] = html.count("docexec-drift\"")
+        assert 'class="admonition info docexec-drift"' not in html
+        if counts[page.parent.name]:
+            note = re.search(r'<details class="info docexec-drift"[^>]*>(.*?)</details>', html, re.S).group(1)
+            shown = re.findall(r"<pre><code>(.*?)</code></pre>", note, re.S)
+            assert len(shown) == len(set(shown)), f"{page}: a change is shown more than once"
+    assert set(counts.values()) <= {0, 1} and any(counts.values())
 
 
 def _replace(path: Path, old: str, new: str) -> None:

@@ -126,7 +126,7 @@ class SnippetOutputPreprocessor(Preprocessor):
             elif index == page.title and ends and self.extension.getConfig("versions_note"):
                 code = " ".join(build.runner.source(i.file) for f in page.fences if f.runs for i in f.includes)
                 minutes = reading_minutes([lines[i] for i in range(len(lines)) if i not in page.fenced], code)
-                out.extend(self._leave(TitleNote(page=key, minutes=minutes), ""))
+                out.extend(self._leave(TitleNote(page=key, minutes=minutes, fences=tuple(page.fences)), ""))
         return out
 
     def _quotes_left(self, line: str, quotes: list[Quote]) -> str:

@@ -43,8 +43,8 @@ def _diagram_html(build, place: ConceptDiagram, results: Results, shown: dict) -
 def _fence_html(build, place: FenceOutput, results: Results, shown: dict) -> str:
     out = render.include_output(results, place.fence)
     note = drift_page.fence_note(build.drift, place.fence) if build.drift else None
-    return "\n".join(([render.output_html(out.text)] if out.text else [])
-                     + ([render.drift_note_html(note)] if note else [])
+    return "\n".join(([render.drift_at_html(note)] if note else [])
+                     + ([render.output_html(out.text)] if out.text else [])
                      + [build.page_figure(shown.setdefault(place.page, {}), figure) for figure in out.figures])
 
 
@@ -58,7 +58,10 @@ def _quoted_html(build, place: QuotedValue, results: Results, shown: dict) -> st
 
 @renders(TitleNote)
 def _note_html(build, place: TitleNote, results: Results, shown: dict) -> str:  # noqa: ARG001 - a renderer
-    return render.note_html(results.versions(), place.minutes, build.notes.get(place.page, ""))
+    notes = drift_page.page_notes(build.drift, place.fences) if build.drift else []
+    extra = "\n".join(html for html in ([render.drift_summary_html(notes)] if notes else [])
+                       + [build.notes.get(place.page, "")] if html)
+    return render.note_html(results.versions(), place.minutes, extra)
 
 
 @renders(PageHtml)

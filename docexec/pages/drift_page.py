@@ -1,10 +1,12 @@
-"""What readers see of a drift record (``docexec.versions.drift``): a note under each output that another
-PyTorch prints differently, and the page "What changes in PyTorch <version>".
+"""What readers see of a drift record (``docexec.versions.drift``): one folded note under a page's
+title that lists the outputs another PyTorch prints differently, and the page "What changes in
+PyTorch <version>".
 
-``fence_note`` gives the note of an include fence (drawn by ``docexec.pages.render.drift_note_html``
-under its output block); ``page_markdown`` gives the page, which lists per chapter the examples
-that differ, each linked to its note. Nothing here runs, reads a file or knows a host: the
-MkDocs hook adds the page to the site (``PAGE``), the build puts the notes in.
+``fence_note`` gives what the outputs of an include fence do on the other version, ``page_notes``
+those of a page (drawn by ``docexec.pages.render.drift_summary_html`` under its title, each output
+marked by ``drift_at_html`` where it is); ``page_markdown`` gives the page, which lists per chapter
+the examples that differ, each linked to its output. Nothing here runs, reads a file or knows a
+host: the MkDocs hook adds the page to the site (``PAGE``), the build puts the notes in.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ class NotePart:
         removed: the lines it no longer prints, with nothing in their place ("" if none).
         failure: how the example's run fails ("" if it runs; given at its last include on a page).
         figure: its graph differs (given at its last include on a page, where the figure is).
+        moved: when the only change to its output is the line number of a source file a warning
+            names (``engine.cpp:1377`` on one version, ``engine.cpp:1382`` on the other): the
+            file, the old line and the new one; None otherwise.
     """
 
     target: str
@@ -38,12 +43,42 @@ class NotePart:
     removed: str = ""
     failure: str = ""
     figure: bool = False
+    moved: SourceLineMove | None = None
+
+    @property
+    def shows(self) -> tuple:
+        """What a reader is shown of it, without its target: parts that show the same are listed once."""
+        return (self.moved,) if self.moved else (self.added, self.removed, self.failure, self.figure)
+
+
+@dataclass(frozen=True)
+class SourceLineMove:
+    """A source file that a warning names (``engine.cpp``) at another line on the other version."""
+
+    file: str
+    before: str
+    after: str
+
+
+#: A source file and line as warnings name them: ``…/engine.cpp:1377``.
+_SOURCE_LINE = re.compile(r"(?P<file>[\w.-]+\.(?:cpp|cc|c|h|hpp|py)):(?P<line>\d+)")
+
+
+def source_line_move(before: str, after: str) -> SourceLineMove | None:
+    """How ``after`` differs from ``before`` if only the line of one source file they name moved."""
+    def lines(text: str) -> list[tuple[str, str]]:
+        return [(m.group("file"), m.group("line")) for m in _SOURCE_LINE.finditer(text)]
+
+    if _SOURCE_LINE.sub(r"\g<file>:N", before) != _SOURCE_LINE.sub(r"\g<file>:N", after):
+        return None
+    moved = {(a[0], a[1], b[1]) for a, b in zip(lines(before), lines(after), strict=True) if a != b}
+    return SourceLineMove(*moved.pop()) if len(moved) == 1 else None
 
 
 @dataclass(frozen=True)
 class Note:
-    """The note under a fence's output block: its HTML id (what the page links to), the other
-    version, and one part per include that differs."""
+    """What a fence's outputs do on the other version: the HTML id of its mark (what the page's
+    note and the page "What changes" link to), the other version, and one part per include that differs."""
 
     id: str
     torch: str
@@ -56,12 +91,17 @@ def anchor(target: str) -> str:
 
 
 def anchors_in(html: str) -> set[str]:
-    """The ids of the notes in a page's HTML (for hosts that check links to them)."""
-    return set(re.findall(r'<div class="admonition info docexec-drift" id="([a-z0-9-]+)"', html))
+    """The ids of the outputs a page's note lists (for hosts that check links to them)."""
+    return set(re.findall(r'<span class="docexec-drift-at" id="([a-z0-9-]+)"', html))
+
+
+def page_notes(record: Record, fences: tuple[Fence, ...]) -> list[Note]:
+    """The notes of a page's running ``fences``, in page order (what its one folded note lists)."""
+    return [note for fence in fences if fence.runs and (note := fence_note(record, fence)) is not None]
 
 
 def fence_note(record: Record, fence: Fence) -> Note | None:
-    """The note under ``fence``'s output, or None when nothing it shows differs on ``record.torch``."""
+    """What ``fence``'s outputs do on ``record.torch``, or None when nothing it shows differs."""
     parts = []
     for include in fence.includes:
         drift = record.examples.get(include.file)
@@ -69,8 +109,10 @@ def fence_note(record: Record, fence: Fence) -> Note | None:
             continue
         change = drift.outputs.get(include.target)
         added, removed = changed_lines(change.before, change.after) if change else ("", "")
+        moved = source_line_move(change.before, change.after) if change else None
         last = include.file in fence.figured
-        part = NotePart(include.target, added, removed, drift.failure if last else "", bool(drift.figure) and last)
+        part = NotePart(include.target, added, removed, drift.failure if last else "", bool(drift.figure) and last,
+                        moved if not (last and (drift.failure or drift.figure)) else None)
         if part.added or part.removed or part.failure or part.figure:
             parts.append(part)
     return Note(anchor(parts[0].target), record.torch, tuple(parts)) if parts else None
@@ -111,24 +153,53 @@ def _claim_item(change, old: str, new: str) -> str:
 #: How the page says each kind of line change (``LineChange.kind``).
 _LISTED = {
     "claim": _claim_item,
-    "failure": lambda c, *_: f"it fails: {_code(c.after)}.",
-    "new warning": lambda c, *_: f"a new warning, {_code(c.after)}.",
-    "gone warning": lambda c, *_: f"no longer warns {_code(c.before)}.",
+    "failure": lambda c, *_: f"It fails: {_code(c.after)}.",
+    "new warning": lambda c, *_: f"A new warning: {_code(c.after)}",
+    "gone warning": lambda c, *_: f"It no longer warns {_code(c.before)}",
 }
 
 
-def _example(drift: ExampleDrift, record: Record, title: str) -> list[str]:
-    """The Markdown of one example's entry: a title line, then one item per change."""
+def _items(drift: ExampleDrift, record: Record) -> tuple[str, ...]:
+    """What one example does on the other version, as Markdown list items that name neither the
+    example nor the line of a warning or failure (examples that do the same share them)."""
     old, new = record.baseline, record.torch
-    items = [f"- Line {change.line}: " + _LISTED[change.kind](change, old, new) for change in drift.line_changes()]
+    items = [f"- {f'Line {c.line}: ' if c.kind == 'claim' else ''}{_LISTED[c.kind](c, old, new)}"
+             for c in drift.line_changes()]
     for target, change in drift.outputs.items():
-        items.append(f"- The output of {_code(target)} ({old} `-`, {new} `+`); the first difference: "
-                     f"{_code(first_difference(change))}.")
+        section = split_target(target)[1]
+        what = f"The output of its section {_code(section)}" if section else "Its output"
+        moved = source_line_move(change.before, change.after)
+        if moved:
+            items.append(f"- {what}: only a line number in a warning changes, {_code(moved.file)} line "
+                         f"{moved.before} becomes {moved.after}.")
+            continue
+        items.append(f"- {what} ({old} `-`, {new} `+`); the first difference: {_code(first_difference(change))}.")
         items += _block(_output_diff(change.before, change.after), "diff", "    ")
     if drift.figure:
         items.append(f"- Its graph figure, as the diff of its DOT file ({old} `-`, {new} `+`):")
         items += _block(drift.figure.rstrip("\n").split("\n"), "diff", "    ")
-    return ["", title, "", *items]
+    return tuple(items)
+
+
+def _where(drift: ExampleDrift) -> str:
+    """The lines of an example whose warning or failure changes, as `` (line 8)``, or ""."""
+    lines = sorted({c.line for c in drift.line_changes() if c.kind != "claim" and c.line})
+    if not lines:
+        return ""
+    return f" (line{'s' * (len(lines) > 1)} {', '.join(map(str, lines))})"
+
+
+def _grouped(entries: list[tuple[str, ExampleDrift]], record: Record) -> list[str]:
+    """The Markdown of examples (``(linked name, drift)``), those that change alike listed together
+    and their change shown once."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for label, drift in entries:
+        groups.setdefault(_items(drift, record), []).append(label + _where(drift))
+    lines = []
+    for items, labels in groups.items():
+        lines += ["", ", ".join(labels) + (f" ({len(labels)} examples, alike):" if len(labels) > 1 else ""), "",
+                  *items]
+    return lines
 
 
 def _linked(record: Record, page: Page, path: str) -> tuple[str, str | None]:
@@ -165,8 +236,8 @@ def page_markdown(record: Record, pages: list[tuple[str, Page]]) -> str:
         f"Every output in this course comes from PyTorch {record.baseline}, the version it pins and checks. Each "
         f"example was also run on PyTorch {record.torch} (on Python {record.python}), by the same rules and with "
         f"the same checks (`make drift TORCH={record.torch}`). This page lists every difference; an example not "
-        f"listed prints the same and draws the same graph on both. On the chapters, a note under an output says "
-        f"what PyTorch {record.torch} prints instead.", "",
+        f"listed prints the same and draws the same graph on both; examples that change alike are listed together. "
+        f"On a chapter, the folded note under its title lists what PyTorch {record.torch} prints differently.", "",
         "| what differs | how many |", "|---|---|",
         f"| examples whose output or graph differs | {n['examples']} of {record.examples_run} |",
         f"| claims that would change | {n['claims']} |",
@@ -185,14 +256,15 @@ def page_markdown(record: Record, pages: list[tuple[str, Page]]) -> str:
         title = page.lines[page.title].lstrip("#").strip() if page.title is not None else name
         lines += ["", f"## [{title}]({name})"]
         lines += _prose(prose, record)
+        entries = []
         for path in listed:
             name_in_page, target = _linked(record, page, path)
             label = _code(name_in_page)
-            lines += _example(record.examples[path], record, f"[{label}]({name}#{target})" if target else label)
+            entries.append((f"[{label}]({name}#{target})" if target else label, record.examples[path]))
             shown.add(path)
+        lines += _grouped(entries, record)
     rest = [path for path in record.examples if path not in shown]
     if rest:
         lines += ["", "## Examples no page shows"]
-        for path in rest:
-            lines += _example(record.examples[path], record, _code(path))
+        lines += _grouped([(_code(path), record.examples[path]) for path in rest], record)
     return "\n".join(lines) + "\n"

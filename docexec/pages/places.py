@@ -46,11 +46,13 @@ class ConceptDiagram(Place):
 
 @dataclass(frozen=True)
 class TitleNote(Place):
-    """The note under a page's title: the versions the run used, the reading time, and what else
-    the build adds there for the page whose key is ``page`` (``Build.note_for``)."""
+    """The note under a page's title: the versions the run used, the reading time, the page's one
+    version note (what the outputs of its ``fences`` do on the next PyTorch) and what else the
+    build adds there for the page whose key is ``page`` (``Build.note_for``)."""
 
     page: str
     minutes: int
+    fences: tuple[Fence, ...] = ()
 
 
 @dataclass(frozen=True)

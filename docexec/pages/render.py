@@ -15,7 +15,7 @@ from html import escape, unescape
 from pathlib import Path
 
 from docexec.core.records import Chunk
-from docexec.pages.drift_page import Note
+from docexec.pages.drift_page import Note, NotePart
 from docexec.run.results import Results
 from docexec.source.includes import Fence, fence_mark
 
@@ -134,24 +134,48 @@ def figure_html(drawing: str, caption: str, anchor: str = "") -> str:
     return f'<figure class="docexec-figure"{at}>\n{drawing}\n{caption_html}</figure>'
 
 
-def drift_note_html(note: Note) -> str:
-    """The note under an output block that another PyTorch prints differently (``docexec.pages.drift_page``):
-    a Material ``info`` admonition whose id is what the page "What changes in PyTorch <version>" links to."""
-    body = []
-    for part in note.parts:
-        if len(note.parts) > 1:
-            body.append(f"<p><code>{escape(part.target)}</code>:</p>")
-        if part.added:
-            body.append(f"<pre><code>{escape(part.added)}\n</code></pre>")
-        if part.removed:
-            body.append(f"<p>It no longer prints:</p>\n<pre><code>{escape(part.removed)}\n</code></pre>")
-        if part.failure:
-            body.append(f"<p>Its run fails: <code>{escape(part.failure)}</code></p>")
-        if part.figure:
-            body.append("<p>It draws a different graph.</p>")
-    title = f"PyTorch {escape(note.torch)} prints" if note.parts[0].added else f"On PyTorch {escape(note.torch)}"
-    return (f'<div class="admonition info docexec-drift" id="{note.id}" {NOT_SEARCHED}>\n'
-            f'<p class="admonition-title">{title}</p>\n' + "\n".join(body) + "\n</div>")
+def drift_at_html(note: Note) -> str:
+    """What stands before an output that another PyTorch prints differently: an empty element with
+    the note's id, which the page's version note (``drift_summary_html``) and the page "What
+    changes in PyTorch <version>" link to."""
+    return f'<span class="docexec-drift-at" id="{note.id}"></span>'
+
+
+def drift_summary_html(notes: list[Note]) -> str:
+    """A page's one version note (``docexec.pages.drift_page.page_notes``), folded: how many of its
+    outputs another PyTorch prints differently, and, opened, what each does there; outputs that
+    show the same change are listed together and the change shown once."""
+    groups: dict[tuple, list[tuple[str, NotePart]]] = {}
+    for note in notes:
+        for part in note.parts:
+            groups.setdefault(part.shows, []).append((note.id, part))
+    torch = escape(notes[0].torch)
+    count = f"{len(notes)} output on this page differs" if len(notes) == 1 else \
+        f"{len(notes)} outputs on this page differ"
+    body = [_drift_group(group) for group in groups.values()]
+    return (f'<details class="info docexec-drift" {NOT_SEARCHED}>\n<summary>On PyTorch {torch}, {count}</summary>\n'
+            + "\n".join(body) + "\n</details>")
+
+
+def _drift_group(group: list[tuple[str, NotePart]]) -> str:
+    """The outputs of ``group`` (each linked to where it is) and what they all do differently."""
+    links = ", ".join(f'<a href="#{at}"><code>{escape(part.target.rpartition("/")[2])}</code></a>'
+                      for at, part in group)
+    part = group[0][1]
+    if part.moved:
+        return (f"<p>{links}: only a line number in {'its' if len(group) == 1 else 'their'} warning changes, "
+                f"<code>{escape(part.moved.file)}</code> line {part.moved.before} becomes {part.moved.after}.</p>")
+    one = len(group) == 1
+    said = []
+    if part.added:
+        said.append(f"<p>{links} print{'s' * one}:</p>\n<pre><code>{escape(part.added)}\n</code></pre>")
+    if part.removed:
+        said.append(f"<p>{links} no longer print{'s' * one}:</p>\n<pre><code>{escape(part.removed)}\n</code></pre>")
+    if part.failure:
+        said.append(f"<p>The run of {links} fails: <code>{escape(part.failure)}</code></p>")
+    if part.figure:
+        said.append(f"<p>{links} draw{'s' * one} a different graph.</p>")
+    return "\n".join(said)
 
 
 def same_figure_html(name: str, anchor: str, first: str) -> str:
