@@ -93,6 +93,31 @@ def test_notebook_title_says_notebook_and_links_back_to_its_chapter(results):
     assert f"(https://example.invalid/{CHAPTERS[0].stem}/)" in first
 
 
+@pytest.mark.parametrize("site_url", ["http://127.0.0.1:8000/", "http://localhost:8000/", ""])
+def test_a_notebook_made_without_a_published_address_links_to_no_local_server(results, site_url):
+    """``mkdocs serve`` and ``mkdocs.yml``'s default give a local address: a downloaded notebook
+    links relative to its page instead (``../../<chapter>/``), never to that server."""
+    record = results.page(CHAPTERS[1].read_text(encoding="utf-8"), f"docs/{CHAPTERS[1].name}")
+    text = dumps(chapter_notebook(record, results.results, results.drawings, site_url))
+    assert "127.0.0.1" not in text and "localhost" not in text
+    assert f"(../../{CHAPTERS[1].stem}/)" in text and "(../../10-forward-mode/#common-pitfalls)" in text
+
+
+def test_the_drawing_function_is_one_folded_cell_on_every_notebook_and_its_page(results, warm_site):
+    """JupyterLab hides its source, Colab shows its title, and the notebook's page shows it folded
+    under that title, so a reader scrolls past one line to reach the examples."""
+    from docexec.notebooks.chapter import DRAWING_TITLE, FOLDED
+
+    for page in CHAPTERS:
+        cells = [c for c in notebook_of(results, page)["cells"]
+                 if c["cell_type"] == "code" and "def to_dot(" in c["source"]]
+        assert len(cells) == 1 and cells[0]["metadata"] == FOLDED, page.stem
+        assert cells[0]["source"].startswith(f"#@title {DRAWING_TITLE}\n")
+        html = (warm_site / "notebooks" / page.stem / "index.html").read_text(encoding="utf-8")
+        folded = re.findall(r'<details class="docexec-folded-cell"><summary>(.*?)</summary>(.*?)</details>', html, re.S)
+        assert [(summary, "to_dot" in code) for summary, code in folded] == [(DRAWING_TITLE, True)], page.stem
+
+
 @pytest.mark.parametrize("alt_first", [False, True], ids=["as nbconvert writes it", "attributes sorted"])
 def test_a_notebook_pages_svg_images_become_inline_labelled_figures(alt_first):
     import base64

@@ -22,10 +22,12 @@ import base64
 import hashlib
 import json
 import re
+from urllib.parse import urlsplit
 from pathlib import Path
 
 from docexec.core.records import encode
 from docexec.graphs.figures import Drawings
+from docexec.notebooks.convert import FOLDED_TAG
 from docexec.pages import quoted
 from docexec.pages.render import include_output, labelled
 from docexec.run.results import Results
@@ -49,7 +51,7 @@ class _Prose:
             match = _REF_DEF.match(line) if number not in page.fenced else None
             if match:
                 self.refs[match.group("ref").lower()] = match.group("url").strip("<>")
-        self.base = site_url.rstrip("/") + "/" if site_url else ""
+        self.base = published(site_url) or "../../"  # without it, relative to the notebook's page
         self.inside: int | None = None  # the indentation of the admonition's text, inside one
         self.folded = False  # the admonition is a folded one (``???``), open in the notebook as <details>
 
@@ -58,8 +60,7 @@ class _Prose:
         if not fenced:
             if _REF_DEF.match(line) or _MARKER.match(line):
                 return None
-            if self.base:
-                line = _PAGE_LINK.sub(lambda m: f"]({self.base}{m.group('page')}/{m.group('anchor') or ''})", line)
+            line = _PAGE_LINK.sub(lambda m: f"]({self.base}{m.group('page')}/{m.group('anchor') or ''})", line)
             match = _ADMONITION.match(line)
             if match:
                 self.inside = len(match.group("indent")) + 4
@@ -120,14 +121,14 @@ class _Cells:
         self.prose.clear()
         self.attachments.clear()
 
-    def code(self, source: str, outputs: list[dict], exercise: bool = False) -> None:
+    def code(self, source: str, outputs: list[dict], exercise: bool = False, metadata: dict | None = None) -> None:
         """A code cell; cells are numbered 1, 2, ... as a kernel running the notebook from the top
         numbers them (``tests/test_notebooks.py`` runs it so and compares the outputs). An
         exercise's cell is left unrun (no number, no output) and tagged ``exercise``."""
         self.flush()
         self.count += 1
         self.cells.append({"cell_type": "code", "id": f"cell-{len(self.cells)}",
-                           "metadata": {"tags": ["exercise"]} if exercise else {},
+                           "metadata": {"tags": ["exercise"]} if exercise else (metadata or {}),
                            "execution_count": None if exercise else self.count,
                            "source": source, "outputs": outputs})
 
@@ -140,8 +141,8 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
         page: the page's record (``docexec.host.build.Build.page``).
         results: this build's results; those of the page's snippets must be in.
         drawings: the build's drawings (figures are drawn with them).
-        site_url: the published site's address; links to other pages are made absolute with it
-            (relative links stay as they are when it is empty).
+        site_url: the site's address; links to other pages are made absolute with it, or relative
+            to the notebook's page when it is empty or local (``published``).
         colab: say under the title that the notebook carries no outputs (``colab_notebook``).
 
     Returns:
@@ -203,7 +204,8 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
                 f"\n*This notebook was generated from the site's page {chapter} and run with "
                 f"PyTorch {versions.get('torch')} on Python {versions.get('python')}; the outputs "
                 "below are that run's. Each example's cell runs on its own; a figure cell draws what the "
-                "example above it left, with the drawing function of the cell before the first figure.*")
+                "example above it left, with the drawing function that the folded cell before the first "
+                "figure defines.*")
         index += 1
     cells.flush()
     return {
@@ -260,12 +262,20 @@ def title_of(page: Page) -> str:
     return page.lines[page.title].lstrip("#").strip() if page.title is not None else ""
 
 
+def published(site_url: str) -> str:
+    """``site_url`` ending in ``/`` if it is where the site is published, or "" for none or a
+    local address (``mkdocs.yml``'s default, ``mkdocs serve``'s): a downloaded notebook must not
+    link to a server that ran on the machine it was made on."""
+    host = urlsplit(site_url).hostname or ""
+    local = host in ("localhost", "0.0.0.0", "::1") or host.startswith("127.")
+    return "" if local or not host else site_url.rstrip("/") + "/"
+
+
 def _chapter_link(page: Page, site_url: str) -> str:
     """A Markdown link to the chapter on the published site (relative to the notebook's own page,
-    ``notebooks/<page>/``, without ``site_url``)."""
+    ``notebooks/<page>/``, without a published address: ``published``)."""
     stem = Path(page.name).stem
-    base = site_url.rstrip("/") + "/" if site_url else "../../"
-    return f"[{title_of(page)}]({base}{stem}/)"
+    return f"[{title_of(page)}]({published(site_url) or '../../'}{stem}/)"
 
 
 def _quoting(page: Page, results: Results) -> dict[int, str]:
@@ -319,9 +329,17 @@ def _drawing_cell(cells: _Cells) -> None:
     from docexec.graphs import graph
 
     source = included_text(Path(graph.__file__).read_text(encoding="utf-8"), "to_dot")
-    cells.code("# The drawing function of chapter 01, which the figure cells below use.\n"
-               "# It needs the graphviz package (pip install graphviz) and Graphviz itself.\n"
-               f"import graphviz\n\n{source}", [])
+    cells.code(f"#@title {DRAWING_TITLE}\n"
+               "# Chapter 01 shows and explains it. It needs the graphviz package\n"
+               "# (pip install graphviz) and Graphviz itself.\n"
+               f"import graphviz\n\n{source}", [], metadata=FOLDED)
+
+
+#: The title of the drawing function's cell (Colab's ``#@title``; the summary of the folded cell).
+DRAWING_TITLE = "The drawing function to_dot() that the figure cells use (run it; reading it is optional)"
+#: The metadata of a cell shown folded: JupyterLab and Notebook 7 hide its source, Colab shows its
+#: form (the ``#@title`` line), and the notebook's page shows it folded (``convert.fold_cells``).
+FOLDED = {"tags": [FOLDED_TAG], "jupyter": {"source_hidden": True}, "cellView": "form"}
 
 
 def _figure_cell(figure, drawings: Drawings, cells: _Cells) -> None:

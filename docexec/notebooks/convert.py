@@ -180,9 +180,43 @@ class _Exporter:
         resources.update(mkdocs={"test": "value", "include_requirejs": False}, metadata=metadata)
         content, resources = self.exporter.from_file(io.StringIO(data.decode("utf-8")), resources=resources)
         content += f'\n        <style>\n        {resources["inlining"]["css"]}\n        </style>\n        '
-        content = inline_figures(chapter_ids(content))
+        content = inline_figures(chapter_ids(fold_cells(content)))
         toc_tokens, title = headings(content)
         return NotebookHtml(content, toc_tokens, title)
+
+
+#: The tag of a code cell that a notebook's page shows folded (``fold_cells``), as JupyterLab and
+#: Colab show it (its metadata hides its source there).
+FOLDED_TAG = "folded"
+#: The first line of a folded cell: Colab's form title, the summary of the folded cell on the page.
+_TITLE_LINE = re.compile(r"#@title (?P<title>[^\n<]+)")
+
+
+def fold_cells(html: str) -> str:
+    """A notebook page's HTML with the code of each cell tagged ``FOLDED_TAG`` in a ``<details>``
+    element whose summary is the cell's ``#@title`` line: the reader scrolls past one line, and
+    opens it to read the code."""
+    found, start = [], 0
+    while (cell := html.find(f"celltag_{FOLDED_TAG}", start)) >= 0:
+        begin = html.find('<div class="jp-Cell-inputWrapper"', cell)
+        end = _element_end(html, begin)
+        title = _TITLE_LINE.search(unescape(re.sub(r"<[^>]+>", "", html[begin:end])))
+        summary = escape(title.group("title")) if title else "Code"
+        found.append(html[start:begin] + f'<details class="docexec-folded-cell"><summary>{summary}</summary>\n'
+                     + html[begin:end] + "\n</details>")
+        start = end
+    return "".join(found) + html[start:]
+
+
+def _element_end(html: str, begin: int) -> int:
+    """Where the ``<div>`` element that starts at ``begin`` ends (after its ``</div>``)."""
+    depth, at = 0, begin
+    for match in re.compile(r"<div\b|</div>").finditer(html, begin):
+        depth += 1 if match.group(0) != "</div>" else -1
+        at = match.end()
+        if depth == 0:
+            break
+    return at
 
 
 #: How nbconvert (mkdocs-jupyter) shows an SVG output on a notebook's page: an image of the document.
