@@ -1,10 +1,18 @@
-// Figures drawn smaller than their natural size (a narrow screen, a broad graph) get a visible
-// "Enlarge" button; it, or a tap on the drawing, opens the figure full screen at its natural size
-// (labels at about 15 px), where it scrolls both ways and zooms with the + and − buttons or the
-// browser's own pinch zoom. Escape or "Close" ends the view. Checked by tests/test_browser.py.
+// A figure shrinks to the width of the column, but never so far that its box labels are drawn
+// smaller than labelPx(): a broad graph on a phone keeps readable labels and scrolls sideways
+// instead (the figure is then a scrolling region a keyboard can reach). Figures drawn smaller than
+// their natural size also get a visible "Enlarge" button; it, or a tap on the drawing, opens the
+// figure full screen at its natural size (labels at about 15 px), where it scrolls both ways and
+// zooms with the + and − buttons or the browser's own pinch zoom. Escape or "Close" ends the view.
+// Without script, a figure shrinks to the column. Checked by tests/test_browser.py.
 (function () {
   "use strict";
   var ZOOMS = [0.5, 0.75, 1, 1.5, 2, 3];
+  // The smallest a label is drawn inline: a little more than tests/test_browser.py asks for (10 px
+  // on a phone, 12 px on a wider screen).
+  function labelPx() {
+    return window.matchMedia("(min-width: 60em)").matches ? 12.5 : 10.5;
+  }
   var dialog = null;
   var zoom = 2; // index into ZOOMS: natural size
 
@@ -55,6 +63,7 @@
     var svg = figure.querySelector("svg").cloneNode(true);
     svg.querySelectorAll("[id]").forEach(function (node) { node.removeAttribute("id"); });
     svg.style.maxWidth = "none";
+    svg.style.minWidth = "0";
     var canvas = dialog.querySelector(".docexec-zoom__canvas");
     canvas.replaceChildren(svg);
     var caption = figure.querySelector("figcaption");
@@ -64,10 +73,29 @@
     setZoom(ZOOMS.indexOf(1));
   }
 
+  // The width at which the smallest label (of a box, an arrow or a group) is labelPx(), at most
+  // the natural width; measured once the drawing is laid out (an answer's figure is not, until
+  // the answer is opened).
+  function readableWidth(svg) {
+    var drawn = svg.getBoundingClientRect().width;
+    var sizes = Array.prototype.map.call(svg.querySelectorAll("text"), function (text) {
+      return parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a;
+    });
+    if (!drawn || !sizes.length) return 0;
+    var smallest = Math.min.apply(null, sizes) * naturalWidth(svg) / drawn; // at the natural width
+    return Math.min(naturalWidth(svg), Math.ceil(naturalWidth(svg) * labelPx() / smallest));
+  }
+
   function update(figure) {
     var svg = figure.querySelector("svg");
+    if (svg.getBoundingClientRect().width) svg.style.minWidth = readableWidth(svg) + "px";
     var shrunk = svg.getBoundingClientRect().width < naturalWidth(svg) - 1;
     figure.classList.toggle("docexec-figure--shrunk", shrunk);
+    if (figure.scrollWidth > figure.clientWidth + 1) {
+      figure.setAttribute("tabindex", "0"); // a region that scrolls: reachable from the keyboard
+    } else {
+      figure.removeAttribute("tabindex");
+    }
   }
 
   var figures = document.querySelectorAll("figure.docexec-figure");
