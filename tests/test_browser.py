@@ -632,3 +632,65 @@ def test_an_answer_opens_and_closes_from_the_keyboard_and_shows_the_run(browser,
     page.wait_for_function("d => !d.open", arg=answer.element_handle())
     context.close()
     assert problems == []
+
+
+STEPPED = """figure => {
+  const svg = figure.querySelector(":scope > svg") || figure.querySelector("svg");
+  const now = [...svg.querySelectorAll(".docexec-step-now")].map(g => g.textContent.trim().replace(/\\s+/g, " "));
+  const sent = [...svg.querySelectorAll(".docexec-step-sent")]
+    .map(g => [...g.querySelectorAll("text")].map(t => t.textContent.trim()).join(" "));
+  return {now, sent, later: svg.querySelectorAll(".docexec-step-later").length,
+          say: figure.querySelector(".docexec-steps__say").textContent};
+}"""
+
+
+def step_report(figure, where: str) -> list[str]:
+    """Walk a figure's recorded backward pass with the keyboard and check what each step shows."""
+    wrong = []
+    figure.get_by_role("button", name="Next step").focus()
+    first = figure.evaluate(STEPPED)
+    steps = int(re.search(r"(\d+) Nodes will run", first["say"]).group(1))
+    if first["now"] or first["later"]:
+        wrong.append(f"{where}: before the first step, Nodes are marked: {first}")
+    for number in range(1, steps + 1):
+        figure.page.keyboard.press("ArrowRight")
+        shown = figure.evaluate(STEPPED)
+        circled = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"[number - 1] if number <= 20 else str(number)
+        if len(shown["now"]) != 1 or f"step {circled}" not in shown["now"][0]:
+            wrong.append(f"{where}: step {number} marks {shown['now']}")
+        if not shown["say"].startswith(f"Step {number} of {steps}: ") or shown["later"] != steps - number:
+            wrong.append(f"{where}: step {number} says {shown['say']!r} with {shown['later']} Nodes still to run")
+        wrong += [f"{where}: step {number} sends {value!r}, which its line does not say: {shown['say']!r}"
+                  for value in shown["sent"] if value and value not in shown["say"]]
+    figure.page.keyboard.press("Home")
+    if figure.evaluate(STEPPED)["now"]:
+        wrong.append(f"{where}: Home did not go back before the first step")
+    figure.page.keyboard.press("End")
+    if not figure.evaluate(STEPPED)["say"].startswith(f"Step {steps} of {steps}: "):
+        wrong.append(f"{where}: End did not go to the last step")
+    return wrong
+
+
+def test_a_recorded_backward_pass_steps_on_the_page_and_in_the_enlarged_view(browser, base_url):
+    """The first figure that records a backward pass walks it with the keyboard: each step marks the
+    Node with that step number alone, dims those still to run, and its announced line says the
+    gradients it sends; the same works in the full-screen view of a shrunk figure."""
+    for path in CHAPTERS:
+        context, page, problems = open_page(browser, base_url + path, "light", 390)
+        page.evaluate(OPEN_ANSWERS)
+        page.evaluate(SETTLED)
+        stepped = page.locator("figure.docexec-figure:has(> .docexec-steps)")
+        shrunk = page.locator("figure.docexec-figure.docexec-figure--shrunk:has(> .docexec-steps)")
+        if stepped.count() and shrunk.count():
+            break
+        context.close()
+    else:
+        pytest.fail("no page has a shrunk figure that records a backward pass")
+    assert page.locator(".docexec-key .docexec-steps").count() == 0  # not the key to the figures
+    assert step_report(stepped.first, f"{path} figure") == []
+    assert stepped.first.locator(".docexec-steps__say").get_attribute("aria-live") == "polite"
+    shrunk.first.locator(".docexec-figure__enlarge").click()
+    assert step_report(page.locator("dialog.docexec-zoom[open] .docexec-zoom__canvas"), f"{path} enlarged") == []
+    page.keyboard.press("Escape")
+    assert problems == []
+    context.close()

@@ -74,12 +74,14 @@ def test_every_box_of_a_figure_says_what_it_is_on_hover(results):
     import re
 
     svg = figures.Drawings().svg(results.runs[f"{FOLDER}/gradients.py"].graph.dot)
-    boxes = re.findall(r'<g id="[^"]*node\d+" class="node [^"]*">\n(<title>)?', svg)
+    boxes = re.findall(r'<g id="[^"]*node\d+" class="node [^"]*" data-dot="[^"]*">\n(<title>)?', svg)
     assert len(boxes) == 8 and all(boxes), "a box without its tooltip"
     titles = svg.split("<title>")[1:]
     assert any(t.startswith("MulBackward0: the backward of a multiplication") for t in titles)
     assert any(t.startswith("x: a leaf tensor that requires grad") for t in titles)
     assert "<a " not in svg and "xlink:title" not in svg
+    # each box and arrow keeps its DOT name, which the step-through reads the graph from
+    assert re.search(r'<g id="[^"]*edge\d+" class="edge flow" data-dot="n\d+&#45;&gt;n\d+">', svg)
 
 
 def test_the_text_alternative_and_the_caption_say_the_facts(results):

@@ -219,6 +219,10 @@ def _draw_batch(program: str, dots: list[str]) -> list[str] | None:
 #: A box's name as Graphviz titles it, then the link it makes of a ``tooltip`` attribute: the
 #: name goes, the tooltip takes its place as the box's ``<title>``, which browsers show on hover.
 _TOOLTIP = re.compile(r'<title>[^<]*</title>\n<g id="(a_[^"]+)"><a xlink:title="([^"]*)">\n(.*?)</a>\n</g>\n', re.S)
+#: A box or edge as Graphviz opens it, with the title that names it in the DOT source (``n0``,
+#: ``t1``, ``n0->n1``): the name is kept as the group's ``data-dot`` (what the step-through of
+#: ``docs/javascripts/steps.js`` reads the graph from), the title goes.
+_NAMED = re.compile(r'(<g id="[^"]*" class="(?:node|edge)\b[^"]*")>\n<title>([^<]*)</title>')
 #: The titles Graphviz gives every graph, box and edge (their DOT names: n0, t1, n0->n1), where
 #: no tooltip follows to take their place.
 _NAME_TITLE = re.compile(r'<title>[^<]*</title>(?!\n<g id="a_)\n?')
@@ -318,7 +322,8 @@ class Drawings:
         """Draw DOT text as an SVG element for inlining in a page.
 
         The XML prolog, DOCTYPE, Graphviz's version comment and the per-element ``<title>`` tooltips
-        are removed, and every ``id`` gets ``prefix`` so that several figures can share one page.
+        are removed (a box's or edge's DOT name stays as its ``data-dot``), and every ``id`` gets
+        ``prefix`` so that several figures can share one page.
 
         Raises:
             GraphvizError: ``dot`` is not installed, or rejected the source (its first error line).
@@ -332,6 +337,7 @@ class Drawings:
             svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
             svg = _IMAGE.sub("", svg)
             svg = _LINK.sub(lambda m: m.group(0) if _safe_link(m.group(2)) else "", svg)
+            svg = _NAMED.sub(r'\1 data-dot="\2">\n<title>\2</title>', svg)
             svg = _NAME_TITLE.sub("", svg)
             self._clean[key] = _TOOLTIP.sub(r"<title>\2</title>\n\3", svg).strip()  # a tooltip: the SVG title
         return self._clean[key].replace(' id="', f' id="{prefix}-')

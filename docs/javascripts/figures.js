@@ -66,6 +66,8 @@
     svg.style.minWidth = "0";
     var canvas = dialog.querySelector(".docexec-zoom__canvas");
     canvas.replaceChildren(svg);
+    var steps = window.docexecSteps && window.docexecSteps.attach(svg); // steps.js: controls of its own
+    if (steps) canvas.append(steps);
     var caption = figure.querySelector("figcaption");
     if (caption) canvas.append(caption.cloneNode(true));
     dialog.setAttribute("aria-label", svg.getAttribute("aria-label") || "Figure, enlarged");

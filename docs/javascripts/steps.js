@@ -1,0 +1,151 @@
+// Step through a recorded backward pass. A figure whose Nodes carry the step numbers the run
+// recorded ("step ①", ...) gets controls under it: each step highlights the Node that ran, the
+// arrows along which it received its gradient and those along which it sent gradients on (with
+// the values the run recorded on them), dims the Nodes still to run, and says in a line under the
+// figure, announced to screen readers, what the step did. Arrow keys, Home and End work on the
+// controls; the Enlarge view gets controls of its own (figures.js calls attach). Everything is
+// read from the drawing: Graphviz's boxes and edges keep their DOT names (data-dot), so without
+// script the static figure, with its step numbers, is what a reader sees. Checked by
+// tests/test_browser.py.
+(function () {
+  "use strict";
+  var CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳";
+  var MARKS = ["docexec-step-now", "docexec-step-later", "docexec-step-sent", "docexec-step-got"];
+
+  function lines(group) {
+    return Array.prototype.map.call(group.querySelectorAll("text"), function (text) {
+      return text.textContent.trim();
+    });
+  }
+
+  function stepOf(group) {
+    var found = 0;
+    lines(group).forEach(function (line) {
+      var match = /^step (\S+)$/.exec(line);
+      if (match) found = CIRCLED.indexOf(match[1]) + 1 || parseInt(match[1], 10) || 0;
+    });
+    return found;
+  }
+
+  // The run's steps in order: each Node that ran, with the edges it received along and sent along.
+  function plan(svg) {
+    var boxes = {};
+    svg.querySelectorAll("g.node[data-dot]").forEach(function (g) { boxes[g.getAttribute("data-dot")] = g; });
+    var edges = Array.prototype.map.call(svg.querySelectorAll("g.edge[data-dot]"), function (g) {
+      var ends = g.getAttribute("data-dot").split("->");
+      return {g: g, from: ends[0], to: ends[1], flow: g.classList.contains("flow"),
+              value: lines(g).join(" ")};
+    });
+    var ran = Object.keys(boxes).filter(function (name) { return stepOf(boxes[name]) > 0; });
+    ran.sort(function (a, b) { return stepOf(boxes[a]) - stepOf(boxes[b]); });
+    return ran.map(function (name) {
+      return {
+        name: name, box: boxes[name], boxes: boxes,
+        // an arrow runs the way the forward pass did: backward() sends against it
+        sent: edges.filter(function (e) { return e.flow && e.to === name; }),
+        got: edges.filter(function (e) { return e.flow && e.from === name; }),
+        leaf: edges.filter(function (e) { return !e.flow && e.to === name && boxes[e.from]; })
+                   .map(function (e) { return lines(boxes[e.from])[0]; })[0] || ""
+      };
+    });
+  }
+
+  // A box by its first line, and its step where it has one: "MulBackward0 (step 2)".
+  function label(step, name) {
+    var box = step.boxes[name];
+    var ran = stepOf(box);
+    return (lines(box)[0] || name) + (ran ? " (step " + ran + ")" : "");
+  }
+
+  function say(steps, index) {
+    if (index === 0) {
+      return "Before backward(): " + steps.length + " Nodes will run, in the order the circled numbers give. " +
+        "Press Next to walk the pass as this build's run did.";
+    }
+    var step = steps[index - 1];
+    var node = lines(step.box)[0];
+    var words = ["Step " + index + " of " + steps.length + ": " + node + (step.leaf ? " of " + step.leaf : "") + " runs."];
+    var got = step.got.filter(function (e) { return e.value; }).map(function (e) {
+      return e.value + " from " + label(step, e.to);
+    });
+    words.push(got.length ? "It receives " + got.join(" and ") + "." :
+      index === 1 ? "It receives the seed gradient that backward() starts with." : "");
+    var sent = step.sent.map(function (e) { return (e.value ? e.value + " to " : "to ") + label(step, e.from); });
+    if (sent.length) words.push("It sends " + sent.join(", ") + ".");
+    lines(step.box).slice(1).forEach(function (line) {
+      var adds = /^adds (.+)$/.exec(line);
+      var hooks = /^hooks: (.+)$/.exec(line);
+      if (adds && step.leaf) words.push("It adds " + adds[1] + " into " + step.leaf + ".grad.");
+      else if (hooks) words.push("Its hooks run with it (" + hooks[1] + ").");
+      else if (!/^step /.test(line)) words.push("Its box says: " + line + ".");
+    });
+    return words.filter(Boolean).join(" ");
+  }
+
+  function show(svg, steps, index, line) {
+    svg.querySelectorAll("." + MARKS.join(", .")).forEach(function (g) { g.classList.remove.apply(g.classList, MARKS); });
+    steps.forEach(function (step, at) {
+      if (index > 0 && at + 1 > index) step.box.classList.add("docexec-step-later");
+    });
+    if (index > 0) {
+      var step = steps[index - 1];
+      step.box.classList.add("docexec-step-now");
+      step.sent.forEach(function (e) { e.g.classList.add("docexec-step-sent"); });
+      step.got.forEach(function (e) { e.g.classList.add("docexec-step-got"); });
+    }
+    line.textContent = say(steps, index);
+  }
+
+  function control(text, name, action) {
+    var element = document.createElement("button");
+    element.type = "button";
+    element.className = "docexec-zoom__button";
+    element.setAttribute("aria-label", name);
+    element.textContent = text;
+    element.addEventListener("click", action);
+    return element;
+  }
+
+  // Controls for the drawing ``svg`` (the caller puts them after it), or null when the drawing
+  // records no backward pass of two steps or more.
+  function attach(svg) {
+    var steps = plan(svg);
+    if (steps.length < 2) return null;
+    var index = 0;
+    var line = document.createElement("p");
+    line.className = "docexec-steps__say";
+    line.setAttribute("aria-live", "polite");
+    var group = document.createElement("div");
+    group.className = "docexec-steps";
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", "Step through the backward pass");
+    function go(to) {
+      index = Math.max(0, Math.min(steps.length, to));
+      show(svg, steps, index, line);
+    }
+    group.append(
+      control("Start", "Before the first step", function () { go(0); }),
+      control("◀ Back", "Previous step", function () { go(index - 1); }),
+      control("Next ▶", "Next step", function () { go(index + 1); }),
+      control("End", "Last step", function () { go(steps.length); }),
+      line
+    );
+    group.addEventListener("keydown", function (event) {
+      var to = {ArrowRight: index + 1, ArrowDown: index + 1, ArrowLeft: index - 1, ArrowUp: index - 1,
+                Home: 0, End: steps.length}[event.key];
+      if (to === undefined) return;
+      event.preventDefault();
+      go(to);
+    });
+    go(0);
+    return group;
+  }
+
+  window.docexecSteps = {attach: attach};
+  // not the key to the figures, whose boxes show what a step number looks like
+  document.querySelectorAll("figure.docexec-figure > svg").forEach(function (svg) {
+    if (svg.closest(".docexec-key")) return;
+    var controls = attach(svg);
+    if (controls) svg.after(controls);
+  });
+})();
