@@ -81,7 +81,7 @@ def test_every_box_of_a_figure_says_what_it_is_on_hover(results):
     assert any(t.startswith("x: a leaf tensor that requires grad") for t in titles)
     assert "<a " not in svg and "xlink:title" not in svg
     # each box and arrow keeps its DOT name, which the step-through reads the graph from
-    assert re.search(r'<g id="[^"]*edge\d+" class="edge flow" data-dot="n\d+&#45;&gt;n\d+">', svg)
+    assert re.search(r'<g id="[^"]*edge\d+" class="edge flow[^"]*" data-dot="n\d+&#45;&gt;n\d+">', svg)
 
 
 def test_the_text_alternative_and_the_caption_say_the_facts(results):
