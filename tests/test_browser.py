@@ -655,7 +655,7 @@ def step_report(figure, where: str) -> list[str]:
     for number in range(1, steps + 1):
         figure.page.keyboard.press("ArrowRight")
         shown = figure.evaluate(STEPPED)
-        circled = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"[number - 1] if number <= 20 else str(number)
+        circled = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"[number - 1] if number <= 20 else f"({number})"
         if len(shown["now"]) != 1 or f"step {circled}" not in shown["now"][0]:
             wrong.append(f"{where}: step {number} marks {shown['now']}")
         if not shown["say"].startswith(f"Step {number} of {steps}: ") or shown["later"] != steps - number:

@@ -176,7 +176,7 @@ def notes(tensors: dict, facts: Facts | None) -> dict:
             name = next((n for n, t in tensors.items() if id(t) == obj_id), box)
             found[box] = _tensor_note(name, obj, facts)
         else:
-            found[box] = _node_note(obj, facts)
+            found[box] = _node_note(obj, facts, {id(t) for t in tensors.values()})
     if facts and "gradients" in facts.kinds:
         _edge_notes(found, ids, objects, facts)
     return {key: _dot_note(value) for key, value in found.items()}
@@ -210,9 +210,15 @@ def _tensor_note(name: str, tensor, facts: Facts | None) -> dict:
     return {"lines": lines, "attrs": attrs, "tooltip": tensor_tooltip(name, tensor)}
 
 
-def _node_note(node, facts: Facts | None) -> dict:
+def _node_note(node, facts: Facts | None, named: set[int]) -> dict:
+    """A Node's tooltip, step number and recorded facts; an ``AccumulateGrad`` whose leaf the
+    figure does not draw (a module's parameter the example never named: ``named`` holds the ids of
+    the tensors it names) says which leaf it is for."""
     lines, attrs, head = [], "", ""
     kinds = facts.kinds if facts else ()
+    leaf = getattr(node, "variable", None) if type(node).__name__ == "AccumulateGrad" else None
+    if leaf is not None and id(leaf) not in named:
+        lines.append("of an unnamed scalar leaf" if leaf.dim() == 0 else f"of an unnamed leaf {tuple(leaf.shape)}")
     if "gradients" in kinds and id(node) in facts.steps:
         step = facts.steps[id(node)]
         head = _STEPS[step - 1] if step <= len(_STEPS) else f"({step})"
@@ -292,29 +298,40 @@ def in_words(tensors: dict, facts: Facts | None) -> str:
 
 
 def caption(path: str, tensors: dict, facts: Facts | None) -> str:
-    """What a figure shows, in a sentence or two (HTML), from its graph and its facts."""
-    nodes, edges = graph.walk(tensors)
+    """What a figure shows, in a sentence or two (HTML), from its graph and its facts: how many
+    Nodes the graph has (all of them, where the drawing stops at ``graph.MAX_NODES``)."""
+    nodes, edges = graph.walk(tensors, limit=_NO_LIMIT)
     leaves = [name for name, t in tensors.items() if t.grad_fn is None and t.requires_grad]
     count = sum(1 for _, kind, _ in nodes if kind in ("backward", "accumulate"))
     name = escape(path.rpartition("/")[2])
     named = ", ".join(f"<code>{escape(n)}</code>" for n in leaves)
     the_leaves = f"the {'leaf' if len(leaves) == 1 else 'leaves'} {named}"
     if count:
-        text = (f"The graph <code>{name}</code> left: {count} Node{'s' if count != 1 else ''}"
-                + (f" from {the_leaves}" if leaves else "") + ".")
+        text = (f"The graph that <code>{name}</code> built: {count:,} Node{'s' if count != 1 else ''}"
+                + (f" from {the_leaves}" if leaves else "")
+                + (f", of which the first {graph.MAX_NODES} are drawn" if count > graph.MAX_NODES else "") + ".")
     else:  # the example deleted what it recorded, or recorded nothing
-        text = f"The graph <code>{name}</code> left no Node" + (f", only {the_leaves}" if leaves else "") + "."
+        text = f"The graph that <code>{name}</code> built has no Node" + (
+            f", only {the_leaves}" if leaves else "") + "."
+    arrows = any(kind == "flow" for _, _, kind in edges)
     kinds = facts.kinds if facts else ()
     said = {
         "gradients": "Circled numbers give the order the Nodes ran in during the last backward pass; the label "
-                     "on each arrow is the gradient sent back along it.",
+                     "on each arrow is the gradient sent back along it (its shape follows the values of a "
+                     "gradient with more than four of them).",
         "saved": "Each Node lists what it saved for its backward step.",
         "versions": "Each tensor shows its version counter; a red Node saved a tensor that changed since.",
         "hooks": "A double outline marks what got a hook.",
         "cuts": "A dashed box outside the graph says why it was cut off.",
     }
     extra = " ".join(said[kind] for kind in KINDS if kind in kinds)
-    return f"{text} {extra or 'Arrows follow the forward pass; <code>backward()</code> walks them in reverse.'}"
+    if not extra and arrows:
+        extra = "Arrows follow the forward pass; <code>backward()</code> walks them in reverse."
+    return f"{text} {extra}".rstrip()
+
+
+#: A limit ``graph.walk`` never reaches: the caption counts every Node.
+_NO_LIMIT = 10**9
 
 
 # -- the legend (the page calls it the key to the figures) ------------------------------------

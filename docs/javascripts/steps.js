@@ -22,7 +22,7 @@
     var found = 0;
     lines(group).forEach(function (line) {
       var match = /^step (\S+)$/.exec(line);
-      if (match) found = CIRCLED.indexOf(match[1]) + 1 || parseInt(match[1], 10) || 0;
+      if (match) found = CIRCLED.indexOf(match[1]) + 1 || parseInt(match[1].replace(/[()]/g, ""), 10) || 0;
     });
     return found;
   }
