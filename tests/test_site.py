@@ -311,10 +311,10 @@ def test_the_search_index_finds_an_exercise_by_its_question_and_holds_no_answer_
     assert "Predict the three" in exercise and "h.retain_grad()" in exercise  # the question and its program
     answer = "so it recovers nothing from the"
     assert answer in built and answer not in text
-    assert "<code>define_by_run.py</code> built:" in (site / "01-computational-graph/index.html").read_text(
+    assert "At the end of <code>define_by_run.py</code>, " in (site / "01-computational-graph/index.html").read_text(
         encoding="utf-8")
     found = [doc["location"] for doc in index["docs"] if doc["location"][:2].isdigit() and (
-             re.search(r"The graph that <code>[\w.]+</code> built", doc["text"])
+             re.search(r"At the end of <code>[\w.]+</code>, ", doc["text"])
              or f"On PyTorch {drift_torch()}, " in doc["text"] or "docexec-" in doc["text"])]
     assert found == []
     labels = set(re.findall(r"<text[^>]*>([^<]+)</text>", built))  # words inside the drawings
@@ -492,7 +492,7 @@ def test_each_chapter_has_the_key_once_and_no_figure_twice(site):
         bodies = [re.sub(r'id="[^"]*"', "", svg) for svg in drawings]
         assert len(bodies) == len(set(bodies)), f"{page.stem} draws one graph twice"
     first = (site / "01-computational-graph/index.html").read_text(encoding="utf-8")
-    assert ('The graph that <code>next_functions.py</code> built is the one drawn above for '
+    assert ('The graph behind the tensors of <code>next_functions.py</code> is the one drawn above for '
             '<a href="#fig-computational-graph-graph-build-py-figure"><code>graph_build.py</code></a>') in first
 
 

@@ -150,11 +150,14 @@ def test_a_caption_counts_the_nodes_and_says_so_when_there_are_none():
 
     p = torch.ones(2, requires_grad=True)
     alone = teach.caption("snippets/c/none.py", {"p": p}, None)
-    assert alone == "The graph that <code>none.py</code> built has no Node, only the leaf <code>p</code>."
+    assert alone == ("At the end of <code>none.py</code>, no Node stands behind its tensors, only the leaf "
+                     "<code>p</code>.")
     q = p * 2
-    assert teach.caption("snippets/c/one.py", {"p": p, "q": q}, None) == (
-        "The graph that <code>one.py</code> built: 2 Nodes from the leaf <code>p</code>. Arrows follow the "
-        "forward pass; <code>backward()</code> walks them in reverse.")
+    loss = torch.ones(1, requires_grad=True)  # a leaf the graph does not reach
+    assert teach.caption("snippets/c/one.py", {"p": p, "q": q, "loss": loss}, None) == (
+        "At the end of <code>one.py</code>, 2 Nodes stand behind its tensors, from the leaf <code>p</code>. "
+        "Not in the graph: the leaf <code>loss</code>. Arrows follow the forward pass; <code>backward()</code> "
+        "walks them in reverse.")
 
 
 def test_a_caption_counts_every_node_where_the_drawing_stops():
@@ -167,17 +170,17 @@ def test_a_caption_counts_every_node_where_the_drawing_stops():
     for _ in range(10_000):
         y = y * 1.0
     words = teach.caption("snippets/c/long.py", {"x": x, "y": y}, None)
-    assert words.startswith("The graph that <code>long.py</code> built: 10,001 Nodes from the leaf <code>x</code>, "
-                            f"of which the first {graph.MAX_NODES} are drawn.")
+    assert words.startswith("At the end of <code>long.py</code>, 10,001 Nodes stand behind its tensors, from the "
+                            f"leaf <code>x</code>, of which the first {graph.MAX_NODES} are drawn.")
 
 
-def test_an_accumulategrad_whose_leaf_is_not_drawn_says_which_leaf_it_is_for():
+def test_an_accumulategrad_whose_leaf_is_not_drawn_says_the_shape_of_its_leaf():
     import torch
 
     layer = torch.nn.Linear(2, 3)
     out = layer(torch.ones(1, 2))
     lines = [note.get("lines", []) for note in teach.notes({"out": out}, None).values()]
-    said = sorted(line for found in lines for line in found if line.startswith("of an unnamed"))
-    assert said == ["of an unnamed leaf (3, 2)", "of an unnamed leaf (3,)"]
+    said = sorted(line for found in lines for line in found if line.startswith("of a leaf not drawn"))
+    assert said == ["of a leaf not drawn, (3, 2)", "of a leaf not drawn, (3,)"]
     named = teach.notes({"weight": layer.weight, "bias": layer.bias, "out": out}, None)
-    assert not any(line.startswith("of an unnamed") for note in named.values() for line in note.get("lines", []))
+    assert not any("not drawn" in line for note in named.values() for line in note.get("lines", []))

@@ -212,13 +212,13 @@ def _tensor_note(name: str, tensor, facts: Facts | None) -> dict:
 
 def _node_note(node, facts: Facts | None, named: set[int]) -> dict:
     """A Node's tooltip, step number and recorded facts; an ``AccumulateGrad`` whose leaf the
-    figure does not draw (a module's parameter the example never named: ``named`` holds the ids of
-    the tensors it names) says which leaf it is for."""
+    figure does not draw (a module's parameter, say: ``named`` holds the ids of the tensors it
+    draws) says the shape of the leaf it is for."""
     lines, attrs, head = [], "", ""
     kinds = facts.kinds if facts else ()
     leaf = getattr(node, "variable", None) if type(node).__name__ == "AccumulateGrad" else None
-    if leaf is not None and id(leaf) not in named:
-        lines.append("of an unnamed scalar leaf" if leaf.dim() == 0 else f"of an unnamed leaf {tuple(leaf.shape)}")
+    if leaf is not None and id(leaf) not in named and leaf.is_leaf:
+        lines.append("of a scalar leaf not drawn" if leaf.dim() == 0 else f"of a leaf not drawn, {tuple(leaf.shape)}")
     if "gradients" in kinds and id(node) in facts.steps:
         step = facts.steps[id(node)]
         head = _STEPS[step - 1] if step <= len(_STEPS) else f"({step})"
@@ -299,20 +299,25 @@ def in_words(tensors: dict, facts: Facts | None) -> str:
 
 def caption(path: str, tensors: dict, facts: Facts | None) -> str:
     """What a figure shows, in a sentence or two (HTML), from its graph and its facts: how many
-    Nodes the graph has (all of them, where the drawing stops at ``graph.MAX_NODES``)."""
-    nodes, edges = graph.walk(tensors, limit=_NO_LIMIT)
-    leaves = [name for name, t in tensors.items() if t.grad_fn is None and t.requires_grad]
+    Nodes stand behind the tensors the example ends with (all of them, where the drawing stops at
+    ``graph.MAX_NODES``), and from which of its leaves."""
+    ids: dict[int, str] = {}
+    nodes, edges = graph.walk(tensors, limit=_NO_LIMIT, ids=ids)
     count = sum(1 for _, kind, _ in nodes if kind in ("backward", "accumulate"))
+    joined = {start for start, end, kind in edges if kind == "join" and end.startswith("n")}
+    leaves = [name for name, t in tensors.items() if t.grad_fn is None and t.requires_grad]
+    inside = [name for name in leaves if ids.get(id(tensors[name])) in joined]
+    outside = [name for name in leaves if name not in inside]
     name = escape(path.rpartition("/")[2])
-    named = ", ".join(f"<code>{escape(n)}</code>" for n in leaves)
-    the_leaves = f"the {'leaf' if len(leaves) == 1 else 'leaves'} {named}"
     if count:
-        text = (f"The graph that <code>{name}</code> built: {count:,} Node{'s' if count != 1 else ''}"
-                + (f" from {the_leaves}" if leaves else "")
+        text = (f"At the end of <code>{name}</code>, {count:,} Node{'s' if count != 1 else ''} stand"
+                f"{'s' if count == 1 else ''} behind its tensors" + (f", from {_leaves(inside)}" if inside else "")
                 + (f", of which the first {graph.MAX_NODES} are drawn" if count > graph.MAX_NODES else "") + ".")
+        if outside:
+            text += f" Not in the graph: {_leaves(outside)}."
     else:  # the example deleted what it recorded, or recorded nothing
-        text = f"The graph that <code>{name}</code> built has no Node" + (
-            f", only {the_leaves}" if leaves else "") + "."
+        text = f"At the end of <code>{name}</code>, no Node stands behind its tensors" + (
+            f", only {_leaves(leaves)}" if leaves else "") + "."
     arrows = any(kind == "flow" for _, _, kind in edges)
     kinds = facts.kinds if facts else ()
     said = {
@@ -328,6 +333,11 @@ def caption(path: str, tensors: dict, facts: Facts | None) -> str:
     if not extra and arrows:
         extra = "Arrows follow the forward pass; <code>backward()</code> walks them in reverse."
     return f"{text} {extra}".rstrip()
+
+
+def _leaves(names: list[str]) -> str:
+    """``the leaf <code>x</code>`` or ``the leaves <code>x</code>, <code>w</code>``."""
+    return f"the {'leaf' if len(names) == 1 else 'leaves'} " + ", ".join(f"<code>{escape(n)}</code>" for n in names)
 
 
 #: A limit ``graph.walk`` never reaches: the caption counts every Node.

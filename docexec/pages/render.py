@@ -180,8 +180,9 @@ def _drift_group(group: list[tuple[str, NotePart]]) -> str:
 
 def same_figure_html(name: str, anchor: str, first: str) -> str:
     """What stands instead of a figure the page shows already: where it is."""
-    return (f'<p class="docexec-same-figure" {NOT_SEARCHED}>The graph that <code>{escape(Path(name).name)}</code> '
-            f'built is the one drawn above for <a href="#{anchor}"><code>{escape(Path(first).name)}</code></a>.</p>')
+    return (f'<p class="docexec-same-figure" {NOT_SEARCHED}>The graph behind the tensors of '
+            f'<code>{escape(Path(name).name)}</code> is the one drawn above for '
+            f'<a href="#{anchor}"><code>{escape(Path(first).name)}</code></a>.</p>')
 
 
 def legend_html(drawing: str) -> str:

@@ -45,7 +45,10 @@
         sent: edges.filter(function (e) { return e.flow && e.to === name; }),
         got: edges.filter(function (e) { return e.flow && e.from === name; }),
         leaf: edges.filter(function (e) { return !e.flow && e.to === name && boxes[e.from]; })
-                   .map(function (e) { return lines(boxes[e.from])[0]; })[0] || ""
+                   .map(function (e) { return lines(boxes[e.from])[0]; })[0] || "",
+        // the tensors joined to it: the output it made, or the leaf of an AccumulateGrad
+        joined: edges.filter(function (e) { return !e.flow && (e.to === name || e.from === name); })
+                     .map(function (e) { return boxes[e.to === name ? e.from : e.to]; }).filter(Boolean)
       };
     });
   }
@@ -59,27 +62,44 @@
 
   function say(steps, index) {
     if (index === 0) {
-      return "Before backward(): " + steps.length + " Nodes will run, in the order the circled numbers give. " +
-        "Press Next to walk the pass as this build's run did.";
+      return "Before the backward pass: " + steps.length + " Nodes will run, in the order the circled " +
+        "numbers give. Press Next to walk the pass as this build's run did.";
     }
     var step = steps[index - 1];
-    var node = lines(step.box)[0];
-    var words = ["Step " + index + " of " + steps.length + ": " + node + (step.leaf ? " of " + step.leaf : "") + " runs."];
+    var rest = lines(step.box).slice(1).filter(function (line) { return !/^step /.test(line); });
+    var of = step.leaf ? " of " + step.leaf : "";
+    var unseen = rest.filter(function (line) { return / leaf not drawn/.test(line); })[0];
+    if (unseen) of = " " + unseen;
+    var words = ["Step " + index + " of " + steps.length + ": " + lines(step.box)[0] + of + " runs."];
+    words.push(received(step));
+    var sent = step.sent.filter(function (e) { return e.value; }).map(function (e) {
+      return e.value + " to " + label(step, e.from) + (stepOf(step.boxes[e.from]) ? "" : ", which does not run in this pass");
+    });
+    if (sent.length) words.push("It sends " + sent.join("; ") + ".");
+    rest.forEach(function (line) {
+      var adds = /^adds (.+)$/.exec(line);
+      var hooks = /^hooks: (.+)$/.exec(line);
+      if (adds) words.push("It adds " + adds[1] + " into " + (step.leaf ? step.leaf + ".grad." : "that leaf's .grad."));
+      else if (hooks) words.push("Hooks are registered on it (" + hooks[1] + "): a prehook runs just before it, " +
+                                 "on what it receives; a hook just after, on what it sends.");
+      else if (line !== unseen) words.push("Its box says: " + line + ".");
+    });
+    step.joined.forEach(function (tensor) {
+      var hooks = lines(tensor).filter(function (line) { return /^hooks: /.test(line); })[0];
+      if (hooks) words.push("Hooks are registered on " + lines(tensor)[0] + " (" + hooks.slice(7) + "): they run " +
+                            "before this Node, on the gradient " + lines(tensor)[0] + " receives, and may change it.");
+    });
+    return words.filter(Boolean).join(" ");
+  }
+
+  // What a step's Node receives: the gradients sent along its arrows (as sent, before any hook),
+  // or, for a Node no arrow leads back to (a root of the pass), the seed the pass starts with.
+  function received(step) {
     var got = step.got.filter(function (e) { return e.value; }).map(function (e) {
       return e.value + " from " + label(step, e.to);
     });
-    words.push(got.length ? "It receives " + got.join(" and ") + "." :
-      index === 1 ? "It receives the seed gradient that backward() starts with." : "");
-    var sent = step.sent.map(function (e) { return (e.value ? e.value + " to " : "to ") + label(step, e.from); });
-    if (sent.length) words.push("It sends " + sent.join(", ") + ".");
-    lines(step.box).slice(1).forEach(function (line) {
-      var adds = /^adds (.+)$/.exec(line);
-      var hooks = /^hooks: (.+)$/.exec(line);
-      if (adds && step.leaf) words.push("It adds " + adds[1] + " into " + step.leaf + ".grad.");
-      else if (hooks) words.push("Its hooks run with it (" + hooks[1] + ").");
-      else if (!/^step /.test(line)) words.push("Its box says: " + line + ".");
-    });
-    return words.filter(Boolean).join(" ");
+    if (got.length) return "It receives " + got.join(" and ") + ".";
+    return step.got.length ? "" : "It receives the seed gradient the pass starts with.";
   }
 
   function show(svg, steps, index, line) {
