@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from docexec.source.includes import Fence, Page, fence_mark
 from docexec.source.snippets import split_target
-from docexec.versions.drift import ExampleDrift, Record, changed_lines, first_difference
+from docexec.versions.drift import ExampleDrift, Record, changed_lines
 
 PAGE = "what-changes.md"  # the generated page, relative to the docs folder
 
@@ -173,7 +173,7 @@ def _items(drift: ExampleDrift, record: Record) -> tuple[str, ...]:
             items.append(f"- {what}: only a line number in a warning changes, {_code(moved.file)} line "
                          f"{moved.before} becomes {moved.after}.")
             continue
-        items.append(f"- {what} ({old} `-`, {new} `+`); the first difference: {_code(first_difference(change))}.")
+        items.append(f"- {what} ({old} `-`, {new} `+`):")
         items += _block(_output_diff(change.before, change.after), "diff", "    ")
     if drift.figure:
         items.append(f"- Its graph figure, as the diff of its DOT file ({old} `-`, {new} `+`):")

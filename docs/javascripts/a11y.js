@@ -17,3 +17,23 @@ document.querySelectorAll('a[href^="#"]').forEach(function (link) {
     link.setAttribute("aria-label", "Link to this section");
   }
 });
+
+// A table wider than the column scrolls sideways inside Material's wrapper: reachable by keyboard
+// (scrollable-region-focusable) and named, only while it does scroll.
+function reachTables() {
+  document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (wrap) {
+    if (wrap.scrollWidth > wrap.clientWidth + 1) {
+      wrap.setAttribute("tabindex", "0");
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", "Table, scrolls sideways");
+    } else {
+      ["tabindex", "role", "aria-label"].forEach(function (name) { wrap.removeAttribute(name); });
+    }
+  });
+}
+// Material wraps the tables once the page is shown, after this script ran.
+if (typeof document$ !== "undefined") {
+  document$.subscribe(function () { setTimeout(reachTables, 0); });
+}
+window.addEventListener("load", reachTables);
+window.addEventListener("resize", reachTables);

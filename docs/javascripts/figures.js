@@ -66,11 +66,12 @@
     svg.style.minWidth = "0";
     var canvas = dialog.querySelector(".docexec-zoom__canvas");
     canvas.replaceChildren(svg);
-    var steps = window.docexecSteps && window.docexecSteps.attach(svg); // steps.js: controls of its own
-    if (steps) canvas.append(steps);
     var caption = figure.querySelector("figcaption");
+    var code = caption && caption.querySelector("code");
+    var steps = window.docexecSteps && window.docexecSteps.attach(svg, code ? code.textContent : "");
+    if (steps) canvas.append(steps); // steps.js: controls of its own, kept in view (extra.css)
     if (caption) canvas.append(caption.cloneNode(true));
-    dialog.setAttribute("aria-label", svg.getAttribute("aria-label") || "Figure, enlarged");
+    dialog.setAttribute("aria-label", "Figure, enlarged"); // the drawing inside says what it shows
     dialog.showModal();
     setZoom(ZOOMS.indexOf(1));
   }
@@ -101,14 +102,16 @@
   }
 
   var figures = document.querySelectorAll("figure.docexec-figure");
-  // The drawing is observed, not the figure: styles or an unfolded answer can resize the drawing
-  // while the figure's own box keeps its size.
+  // The drawing is observed, and the figure: styles or an unfolded answer can resize the drawing
+  // while the figure's own box keeps its size, and a narrower window the figure alone (the
+  // drawing keeps its minimum width).
   var observer = new ResizeObserver(function (entries) {
-    entries.forEach(function (entry) { update(entry.target.closest("figure.docexec-figure")); });
+    entries.forEach(function (entry) { update(entry.target.closest("figure.docexec-figure") || entry.target); });
   });
   figures.forEach(function (figure) {
     var svg = figure.querySelector("svg");
     if (!svg) return;
+    observer.observe(figure); // a narrower column: the readable width is measured again
     var enlarge = button("", "⤢ Enlarge the figure", function () { open(figure); });
     enlarge.classList.add("docexec-figure__enlarge");
     svg.after(enlarge);

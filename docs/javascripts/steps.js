@@ -2,8 +2,8 @@
 // recorded ("step ①", ...) gets controls under it: each step highlights the Node that ran, the
 // arrows along which it received its gradient and those along which it sent gradients on (with
 // the values the run recorded on them), dims the Nodes still to run, and says in a line under the
-// figure, announced to screen readers, what the step did. Arrow keys, Home and End work on the
-// controls; the Enlarge view gets controls of its own (figures.js calls attach). Everything is
+// figure, announced to screen readers, what the step did. The left and right arrow keys, Home and
+// End work on the controls; the Enlarge view gets controls of its own (figures.js calls attach). Everything is
 // read from the drawing: Graphviz's boxes and edges keep their DOT names (data-dot), so without
 // script the static figure, with its step numbers, is what a reader sees. Checked by
 // tests/test_browser.py.
@@ -110,8 +110,10 @@
     if (index > 0) {
       var step = steps[index - 1];
       step.box.classList.add("docexec-step-now");
-      step.sent.forEach(function (e) { e.g.classList.add("docexec-step-sent"); });
-      step.got.forEach(function (e) { e.g.classList.add("docexec-step-got"); });
+      // only arrows along which the run recorded a gradient: the text names those alone
+      step.sent.forEach(function (e) { if (e.value) e.g.classList.add("docexec-step-sent"); });
+      step.got.forEach(function (e) { if (e.value) e.g.classList.add("docexec-step-got"); });
+      step.box.scrollIntoView({block: "nearest", inline: "nearest"});
     }
     line.textContent = say(steps, index);
   }
@@ -128,7 +130,7 @@
 
   // Controls for the drawing ``svg`` (the caller puts them after it), or null when the drawing
   // records no backward pass of two steps or more.
-  function attach(svg) {
+  function attach(svg, name) {
     var steps = plan(svg);
     if (steps.length < 2) return null;
     var index = 0;
@@ -138,22 +140,24 @@
     var group = document.createElement("div");
     group.className = "docexec-steps";
     group.setAttribute("role", "group");
-    group.setAttribute("aria-label", "Step through the backward pass");
+    group.setAttribute("aria-label", "Step through the backward pass" + (name ? " of " + name : ""));
     function go(to) {
       index = Math.max(0, Math.min(steps.length, to));
       show(svg, steps, index, line);
+      group.querySelectorAll("button").forEach(function (button, at) { // at an end, say so
+        button.setAttribute("aria-disabled", String(at < 2 ? index === 0 : index === steps.length));
+      });
     }
     group.append(
-      control("Start", "Before the first step", function () { go(0); }),
-      control("◀ Back", "Previous step", function () { go(index - 1); }),
+      control("Start", "Start: before the first step", function () { go(0); }),
+      control("◀ Back", "Back: previous step", function () { go(index - 1); }),
       control("Next ▶", "Next step", function () { go(index + 1); }),
-      control("End", "Last step", function () { go(steps.length); }),
+      control("End", "End: last step", function () { go(steps.length); }),
       line
     );
     group.addEventListener("keydown", function (event) {
-      var to = {ArrowRight: index + 1, ArrowDown: index + 1, ArrowLeft: index - 1, ArrowUp: index - 1,
-                Home: 0, End: steps.length}[event.key];
-      if (to === undefined) return;
+      var to = {ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: steps.length}[event.key];
+      if (to === undefined || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
       event.preventDefault();
       go(to);
     });
@@ -165,7 +169,8 @@
   // not the key to the figures, whose boxes show what a step number looks like
   document.querySelectorAll("figure.docexec-figure > svg").forEach(function (svg) {
     if (svg.closest(".docexec-key")) return;
-    var controls = attach(svg);
+    var code = svg.parentNode.querySelector("figcaption code");
+    var controls = attach(svg, code ? code.textContent : "");
     if (controls) svg.after(controls);
   });
 })();
