@@ -18,7 +18,7 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
   * ``docexec.source.targets``   an include line's target resolved to a file, or why it names none;
   * ``docexec.source.includes``  a page read once into include, fence, diagram and quote records;
   * ``docexec.source.quotes``    values the prose quotes from a run: ``{{ example: expression }}``, read;
-  * ``docexec.source.config``    ``mkdocs.yml`` as docexec reads it (include folders, site address).
+  * ``docexec.source.config``    ``mkdocs.yml`` as docexec reads it (include folders, the published address).
 
 ``graphs``: autograd graphs and their figures
   * ``docexec.graphs.graph``    the autograd graph as DOT text (shown on chapter 01, run in the worker);

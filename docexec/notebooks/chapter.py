@@ -22,7 +22,6 @@ import base64
 import hashlib
 import json
 import re
-from urllib.parse import urlsplit
 from pathlib import Path
 
 from docexec.core.records import encode
@@ -32,6 +31,7 @@ from docexec.pages import quoted
 from docexec.pages.render import include_output, labelled
 from docexec.run.results import Results
 from docexec.source.claims import hidden
+from docexec.source.config import published
 from docexec.source.includes import Fence, Page, fence_mark
 from docexec.source.quotes import replace_quotes, without_literal_notes
 from docexec.source.snippets import included_text
@@ -260,15 +260,6 @@ NOTEBOOK_TITLE = "(notebook)"
 def title_of(page: Page) -> str:
     """The text of a page's ``# `` title ("" without one)."""
     return page.lines[page.title].lstrip("#").strip() if page.title is not None else ""
-
-
-def published(site_url: str) -> str:
-    """``site_url`` ending in ``/`` if it is where the site is published, or "" for none or a
-    local address (``mkdocs.yml``'s default, ``mkdocs serve``'s): a downloaded notebook must not
-    link to a server that ran on the machine it was made on."""
-    host = urlsplit(site_url).hostname or ""
-    local = host in ("localhost", "0.0.0.0", "::1") or host.startswith("127.")
-    return "" if local or not host else site_url.rstrip("/") + "/"
 
 
 def _chapter_link(page: Page, site_url: str) -> str:

@@ -1,9 +1,11 @@
-"""The site's configuration as docexec reads it: ``mkdocs.yml`` and the folders pages include from."""
+"""The site's configuration as docexec reads it: ``mkdocs.yml``, the folders pages include from, and
+the address the site is published at."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from docexec.source.includes import include_folders
 
@@ -35,3 +37,12 @@ def include_paths(root: Path) -> list[str]:
         if isinstance(entry, dict) and "pymdownx.snippets" in entry:
             return include_folders((entry["pymdownx.snippets"] or {}).get("base_path", "."), str(root))
     return include_folders(".", str(root))
+
+
+def published(site_url: str) -> str:
+    """``site_url`` ending in ``/`` if it is where the site is published, or "" for none or a
+    local address (``mkdocs.yml``'s default, ``mkdocs serve``'s): a downloaded notebook must not
+    link to a server that ran on the machine it was made on."""
+    host = urlsplit(site_url).hostname or ""
+    local = host in ("localhost", "0.0.0.0", "::1") or host.startswith("127.")
+    return "" if local or not host else site_url.rstrip("/") + "/"
