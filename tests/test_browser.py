@@ -689,8 +689,16 @@ def test_a_recorded_backward_pass_steps_on_the_page_and_in_the_enlarged_view(bro
     assert page.locator(".docexec-key .docexec-steps").count() == 0  # not the key to the figures
     assert step_report(stepped.first, f"{path} figure") == []
     assert stepped.first.locator(".docexec-steps__say").get_attribute("aria-live") == "polite"
+    shrunk.first.get_by_role("button", name="Start: before the first step").click()
+    for _ in range(2):
+        shrunk.first.get_by_role("button", name="Next step").click()
     shrunk.first.locator(".docexec-figure__enlarge").click()
-    assert step_report(page.locator("dialog.docexec-zoom[open] .docexec-zoom__canvas"), f"{path} enlarged") == []
+    canvas = page.locator("dialog.docexec-zoom[open] .docexec-zoom__canvas")
+    assert canvas.evaluate(STEPPED)["say"].startswith("Step 2 of "), "the full-screen view opens at the page's step"
+    canvas.get_by_role("button", name="Start: before the first step").click()
+    assert step_report(canvas, f"{path} enlarged") == []
     page.keyboard.press("Escape")
+    last = shrunk.first.evaluate(STEPPED)["say"]
+    assert re.match(r"Step (\d+) of \1: ", last), f"the page's figure takes the step reached full screen: {last}"
     assert problems == []
     context.close()

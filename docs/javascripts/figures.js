@@ -54,7 +54,10 @@
     var canvas = document.createElement("div");
     canvas.className = "docexec-zoom__canvas docexec-figure";
     dialog.append(bar, canvas);
-    dialog.addEventListener("close", function () { canvas.replaceChildren(); });
+    dialog.addEventListener("close", function () {
+      if (dialog.docexecBack) dialog.docexecBack(); // the page's figure takes the step reached
+      canvas.replaceChildren();
+    });
     document.body.append(dialog);
   }
 
@@ -68,8 +71,13 @@
     canvas.replaceChildren(svg);
     var caption = figure.querySelector("figcaption");
     var code = caption && caption.querySelector("code");
-    var steps = window.docexecSteps && window.docexecSteps.attach(svg, code ? code.textContent : "");
-    if (steps) canvas.append(steps); // steps.js: controls of its own, kept in view (extra.css)
+    // steps.js: controls of its own, kept in view (extra.css), at the page's step and back to it
+    var onPage = figure.querySelector(".docexec-steps");
+    var at = onPage ? Number(onPage.getAttribute("data-step")) : 0;
+    var steps = window.docexecSteps && window.docexecSteps.attach(svg, code ? code.textContent : "", at);
+    if (steps) canvas.append(steps);
+    dialog.docexecBack = steps && onPage ? function () { onPage.docexecGo(Number(steps.getAttribute("data-step"))); }
+      : null;
     if (caption) canvas.append(caption.cloneNode(true));
     dialog.setAttribute("aria-label", "Figure, enlarged"); // the drawing inside says what it shows
     dialog.showModal();

@@ -128,9 +128,9 @@
     return element;
   }
 
-  // Controls for the drawing ``svg`` (the caller puts them after it), or null when the drawing
-  // records no backward pass of two steps or more.
-  function attach(svg, name) {
+  // Controls for the drawing ``svg`` of the example ``name`` (the caller puts them after it), at
+  // step ``start``, or null when the drawing records no backward pass of two steps or more.
+  function attach(svg, name, start) {
     var steps = plan(svg);
     if (steps.length < 2) return null;
     var index = 0;
@@ -143,6 +143,7 @@
     group.setAttribute("aria-label", "Step through the backward pass" + (name ? " of " + name : ""));
     function go(to) {
       index = Math.max(0, Math.min(steps.length, to));
+      group.setAttribute("data-step", String(index)); // the full-screen view opens at it (figures.js)
       show(svg, steps, index, line);
       group.querySelectorAll("button").forEach(function (button, at) { // at an end, say so
         button.setAttribute("aria-disabled", String(at < 2 ? index === 0 : index === steps.length));
@@ -161,7 +162,8 @@
       event.preventDefault();
       go(to);
     });
-    go(0);
+    group.docexecGo = go;
+    go(start || 0);
     return group;
   }
 
