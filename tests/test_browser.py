@@ -689,7 +689,8 @@ def test_a_recorded_backward_pass_steps_on_the_page_and_in_the_enlarged_view(bro
     assert page.locator(".docexec-key .docexec-steps").count() == 0  # not the key to the figures
     assert step_report(stepped.first, f"{path} figure") == []
     assert stepped.first.locator(".docexec-steps__say").get_attribute("aria-live") == "polite"
-    shrunk.first.get_by_role("button", name="Start: before the first step").click()
+    shrunk.first.get_by_role("button", name="Next step").focus()
+    page.keyboard.press("Home")  # (Start is aria-disabled where the figure already is)
     for _ in range(2):
         shrunk.first.get_by_role("button", name="Next step").click()
     shrunk.first.locator(".docexec-figure__enlarge").click()
