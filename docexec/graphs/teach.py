@@ -165,6 +165,7 @@ def notes(tensors: dict, facts: Facts | None) -> dict:
     if facts and facts.steps:  # number the Nodes drawn in the order they ran, from 1
         ran = sorted((step, obj) for obj, step in facts.steps.items() if obj in ids)
         facts = dataclasses.replace(facts, steps={obj: rank for rank, (_, obj) in enumerate(ran, start=1)})
+    drawn = {id(t) for t in tensors.values()}
     found: dict = {}
     for box, _, _ in nodes:
         found[box] = {"lines": [], "attrs": ""}
@@ -176,7 +177,7 @@ def notes(tensors: dict, facts: Facts | None) -> dict:
             name = next((n for n, t in tensors.items() if id(t) == obj_id), box)
             found[box] = _tensor_note(name, obj, facts)
         else:
-            found[box] = _node_note(obj, facts, {id(t) for t in tensors.values()})
+            found[box] = _node_note(obj, facts, drawn)
     if facts and "gradients" in facts.kinds:
         _edge_notes(found, ids, objects, facts)
     return {key: _dot_note(value) for key, value in found.items()}

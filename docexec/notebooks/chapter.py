@@ -51,7 +51,7 @@ class _Prose:
             match = _REF_DEF.match(line) if number not in page.fenced else None
             if match:
                 self.refs[match.group("ref").lower()] = match.group("url").strip("<>")
-        self.base = published(site_url) or "../../"  # without it, relative to the notebook's page
+        self.base = _site_base(site_url)
         self.inside: int | None = None  # the indentation of the admonition's text, inside one
         self.folded = False  # the admonition is a folded one (``???``), open in the notebook as <details>
 
@@ -262,11 +262,15 @@ def title_of(page: Page) -> str:
     return page.lines[page.title].lstrip("#").strip() if page.title is not None else ""
 
 
+def _site_base(site_url: str) -> str:
+    """Where links to the site's pages start: its published address (``published``), or, without
+    one, the site's root relative to the notebook's own page (``notebooks/<page>/``)."""
+    return published(site_url) or "../../"
+
+
 def _chapter_link(page: Page, site_url: str) -> str:
-    """A Markdown link to the chapter on the published site (relative to the notebook's own page,
-    ``notebooks/<page>/``, without a published address: ``published``)."""
-    stem = Path(page.name).stem
-    return f"[{title_of(page)}]({published(site_url) or '../../'}{stem}/)"
+    """A Markdown link to the chapter (``_site_base``)."""
+    return f"[{title_of(page)}]({_site_base(site_url)}{Path(page.name).stem}/)"
 
 
 def _quoting(page: Page, results: Results) -> dict[int, str]:
