@@ -139,7 +139,7 @@ class SharedWorker:
     def take(self):
         """The shared worker, or None (the runner starts one): also when the environment changed
         since it started (a test's monkeypatch.setenv), which it would not see."""
-        if self.worker is not None and dict(os.environ) != self.environment:
+        if self.worker is not None and environment() != self.environment:
             self.stop()
         worker, self.worker = self.worker, None
         return worker
@@ -147,7 +147,7 @@ class SharedWorker:
     def give(self, worker) -> None:
         """Keep ``worker`` (the runner's ``hand_over``; started, or taken, in this environment)."""
         self.stop()
-        self.worker, self.environment = worker, dict(os.environ)
+        self.worker, self.environment = worker, environment()
 
     def stop(self) -> None:
         from docexec.run.execute import stop_worker
@@ -155,6 +155,13 @@ class SharedWorker:
         if self.worker is not None and self.worker.poll() is None:
             stop_worker(self.worker, grace=0)
         self.worker = None
+
+
+def environment() -> dict[str, str]:
+    """The test process's environment as a worker started now would see it, but for the variable
+    pytest sets to the name of the test running (``PYTEST_CURRENT_TEST``), different in every test
+    and every phase of one: comparing it would start a new worker for every test."""
+    return {name: value for name, value in os.environ.items() if name != "PYTEST_CURRENT_TEST"}
 
 
 SHARED = SharedWorker()

@@ -282,3 +282,21 @@ def test_groups_whose_modules_the_worker_imported_run_in_the_first_group_in_orde
     assert merged == [Group([], ["d", "a", "b", "c"]), Group(["not_imported_here"], ["e"])]
     assert request.merged(lambda module: False) == request.groups
     assert Request.loads(request.dumps()).order == request.order
+
+
+def test_the_shared_worker_serves_the_next_test_and_a_changed_environment_starts_another(tmp_path, monkeypatch):
+    """The tests' runs share one worker per test process (``run_all``): pytest names the test
+    running in ``PYTEST_CURRENT_TEST``, which must not count as a change of the environment;
+    a variable a test sets does, since the worker started without it."""
+    from .conftest import SHARED
+
+    write_snippets(tmp_path, {"snippets/c/pid.py": "import os\nprint(os.getppid() > 0)  # True\n"})
+    run_all(tmp_path, cache=False)
+    first = SHARED.worker
+    assert first is not None and first.poll() is None
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "tests/test_other.py::test_next (call)")
+    run_all(tmp_path, cache=False)
+    assert SHARED.worker is first
+    monkeypatch.setenv("DOCEXEC_TEST_VARIABLE", "1")
+    run_all(tmp_path, cache=False)
+    assert SHARED.worker is not first and first.poll() is not None
