@@ -147,7 +147,7 @@ def test_notebook_text_is_plain_jupyter_markdown(results):
     assert dumps(built) == dumps(notebook_of(results, CHAPTERS[0]))  # same bytes every time
 
 
-def test_make_notebooks_writes_what_the_site_serves(tmp_path):
+def test_make_notebooks_writes_what_the_site_serves(tmp_path, warm_site):
     """``python -m docexec notebooks`` (``make notebooks``, for hosts without the hook) writes each
     chapter's notebook where, and as, a MkDocs build serves it."""
     import os
@@ -184,7 +184,7 @@ def test_a_colab_notebook_carries_no_output_and_no_drawing():
         assert "Colab may run another PyTorch" in notebook["cells"][0]["source"]
 
 
-def test_open_in_colab_points_at_a_committed_notebook_when_the_repository_is_known(tmp_path):
+def test_open_in_colab_points_at_a_committed_notebook_when_the_repository_is_known(tmp_path, warm_site):
     import os
     import re
     import subprocess
