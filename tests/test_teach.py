@@ -184,3 +184,17 @@ def test_an_accumulategrad_whose_leaf_is_not_drawn_says_the_shape_of_its_leaf():
     assert said == ["of a leaf not drawn, (3, 2)", "of a leaf not drawn, (3,)"]
     named = teach.notes({"weight": layer.weight, "bias": layer.bias, "out": out}, None)
     assert not any("not drawn" in line for note in named.values() for line in note.get("lines", []))
+
+
+def test_an_accumulategrad_of_a_modules_parameter_says_its_path():
+    """A parameter the example reaches only through a module is named as the reader would write
+    it (``model.0.weight``), with its shape; a module bound to ``_name`` names nothing."""
+    import torch
+
+    model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU())
+    out = model(torch.ones(1, 2))
+    paths = teach.parameter_names({"model": model, "_hidden": torch.nn.Linear(1, 1), "out": out})
+    assert sorted(paths.values()) == ["model.0.bias", "model.0.weight"]
+    lines = [note.get("lines", []) for note in teach.notes({"out": out}, None, paths).values()]
+    said = sorted(line for found in lines for line in found if line.startswith("of "))
+    assert said == ["of model.0.bias, (3,)", "of model.0.weight, (3, 2)"]

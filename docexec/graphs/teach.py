@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from dataclasses import dataclass, field
 from html import escape
 
@@ -152,12 +153,27 @@ def tensor_tooltip(name: str, tensor) -> str:
 
 # -- the notes on a drawing ------------------------------------------------------------------
 
-def notes(tensors: dict, facts: Facts | None) -> dict:
+def parameter_names(namespace: dict) -> dict[int, str]:
+    """The parameters of the modules among an example's globals, by ``id()``: the path a reader
+    would write for each (``model.0.weight``), under the first module that holds it. Names starting
+    with ``_`` are skipped, as in ``graph.named_tensors``."""
+    nn = getattr(sys.modules.get("torch"), "nn", None)
+    found: dict[int, str] = {}
+    for key, value in list(namespace.items()):
+        if nn is not None and not key.startswith("_") and isinstance(value, nn.Module):
+            for path, parameter in value.named_parameters():
+                found.setdefault(id(parameter), f"{key}.{path}")
+    return found
+
+
+def notes(tensors: dict, facts: Facts | None, parameters: dict[int, str] | None = None) -> dict:
     """What ``graph.to_dot(tensors, notes=...)`` adds: a tooltip on every box, and the recorded facts.
 
     Args:
         tensors: the named tensors (``graph.named_tensors``), as the run left them.
         facts: what the run recorded (``docexec.run.worker.record``), or None for the structure alone.
+        parameters: the modules' parameters by ``id()`` (``parameter_names``), to say which one an
+            ``AccumulateGrad`` the figure draws no tensor above is for.
     """
     ids: dict[int, str] = {}
     nodes, edges = graph.walk(tensors, ids=ids)
@@ -177,7 +193,7 @@ def notes(tensors: dict, facts: Facts | None) -> dict:
             name = next((n for n, t in tensors.items() if id(t) == obj_id), box)
             found[box] = _tensor_note(name, obj, facts)
         else:
-            found[box] = _node_note(obj, facts, drawn)
+            found[box] = _node_note(obj, facts, drawn, parameters or {})
     if facts and "gradients" in facts.kinds:
         _edge_notes(found, ids, objects, facts)
     return {key: _dot_note(value) for key, value in found.items()}
@@ -211,15 +227,15 @@ def _tensor_note(name: str, tensor, facts: Facts | None) -> dict:
     return {"lines": lines, "attrs": attrs, "tooltip": tensor_tooltip(name, tensor)}
 
 
-def _node_note(node, facts: Facts | None, named: set[int]) -> dict:
+def _node_note(node, facts: Facts | None, named: set[int], parameters: dict[int, str]) -> dict:
     """A Node's tooltip, step number and recorded facts; an ``AccumulateGrad`` whose leaf the
-    figure does not draw (a module's parameter, say: ``named`` holds the ids of the tensors it
-    draws) says the shape of the leaf it is for."""
+    figure does not draw (``named`` holds the ids of the tensors it draws) says which leaf it is
+    for: a module's parameter by its path (``parameters``), another by its shape."""
     lines, attrs, head = [], "", ""
     kinds = facts.kinds if facts else ()
     leaf = getattr(node, "variable", None) if type(node).__name__ == "AccumulateGrad" else None
     if leaf is not None and id(leaf) not in named and leaf.is_leaf:
-        lines.append("of a scalar leaf not drawn" if leaf.dim() == 0 else f"of a leaf not drawn, {tuple(leaf.shape)}")
+        lines.append(_undrawn_leaf(leaf, parameters.get(id(leaf))))
     if "gradients" in kinds and id(node) in facts.steps:
         step = facts.steps[id(node)]
         head = _STEPS[step - 1] if step <= len(_STEPS) else f"({step})"
@@ -236,6 +252,14 @@ def _node_note(node, facts: Facts | None, named: set[int]) -> dict:
         lines.append(_hooks_line(facts.hooked[id(node)]))
         attrs = "peripheries=2"
     return {"lines": lines, "attrs": attrs, "tooltip": node_tooltip(node), "head": head}
+
+
+def _undrawn_leaf(leaf, path: str | None) -> str:
+    """Which leaf an ``AccumulateGrad`` is for, when the figure draws no tensor above it."""
+    shape = "" if leaf.dim() == 0 else f", {tuple(leaf.shape)}"
+    if path is not None:
+        return f"of {path}{shape}"
+    return "of a scalar leaf not drawn" if leaf.dim() == 0 else f"of a leaf not drawn{shape}"
 
 
 def _hooks_line(counts: dict[str, int]) -> str:

@@ -310,7 +310,8 @@ def _emit_graph(capture: Capture, namespace: dict, display: str, recorder: Recor
         took_part = any(t.grad_fn is None and t.requires_grad and t.grad is not None for t in tensors.values())
         if graph.has_graph(tensors) or took_part:
             words = "; ".join(filter(None, [graph.describe(tensors), teach.in_words(tensors, facts)]))
-            capture.emit({"graph": {"dot": graph.to_dot(tensors, notes=teach.notes(tensors, facts)), "alt": words,
+            notes = teach.notes(tensors, facts, teach.parameter_names(namespace))
+            capture.emit({"graph": {"dot": graph.to_dot(tensors, notes=notes), "alt": words,
                                     "caption": teach.caption(display, tensors, facts)}})
     except Exception as exc:  # noqa: BLE001 - said as the snippet's failure, with the reason
         return error_end(type(exc).__name__, f"drawing the graph the snippet left failed: {exc}", 0)
