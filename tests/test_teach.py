@@ -3,6 +3,7 @@ docexec.run.worker.record), one golden DOT file per kind of fact."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -198,3 +199,22 @@ def test_an_accumulategrad_of_a_modules_parameter_says_its_path():
     lines = [note.get("lines", []) for note in teach.notes({"out": out}, None, paths).values()]
     said = sorted(line for found in lines for line in found if line.startswith("of "))
     assert said == ["of model.0.bias, (3,)", "of model.0.weight, (3, 2)"]
+
+
+def test_two_arrows_between_the_same_nodes_each_carry_the_gradient_sent_along_it(tmp_path):
+    """``torch.cat([x, x])``: CatBackward0 sends a different slice of its gradient along each of
+    its two edges to x's AccumulateGrad; each drawn arrow carries its own."""
+    write_snippets(tmp_path, {"snippets/d/twice.py": """
+        # docexec: figure=gradients
+        import torch
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = torch.cat([x, x]) * torch.tensor([1.0, 2.0, 3.0, 4.0])
+        y.sum().backward()
+        print(x.grad)  # tensor([4., 6.])
+        """})
+    run = run_all(tmp_path, cache=False).runs["snippets/d/twice.py"]
+    assert run.ok, run.failure
+    arrows = re.findall(r'^  (n\d+ -> n\d+) \[.*label=" ([^"]*)"', run.graph.dot, re.M)
+    pairs = [pair for pair, _ in arrows]
+    twice = sorted(label for pair, label in arrows if pairs.count(pair) == 2)
+    assert twice == ["[1, 2]", "[3, 4]"]

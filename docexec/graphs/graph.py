@@ -161,8 +161,10 @@ def to_dot(tensors, name="autograd", notes=None):
             ``{"x": x, "y": y}``); its order decides the order of the boxes.
         name: the graph's name in the DOT text (letters, digits, ``_``).
         notes: what a caller adds (the site adds tooltips and recorded
-            facts): box id or edge ``(from, to)`` -> a dict with ``lines``
-            (under the label) and ``attrs`` (more DOT attributes).
+            facts): box id, or edge ``(from, to)`` (``(from, to, n)`` for
+            the n-th of several arrows between the same two boxes, from 0)
+            -> a dict with ``lines`` (under the label) and ``attrs`` (more
+            DOT attributes).
 
     Returns:
         The DOT source as a ``str`` ending in a newline: byte-identical for
@@ -182,8 +184,10 @@ def to_dot(tensors, name="autograd", notes=None):
         more = f" {note['attrs']}" if note.get("attrs") else ""
         out.append(f'  {node_id} [label="{text}" class="{kind}" '
                    f'{STYLE[kind]}{more}]')
+    drawn = {}  # arrows drawn so far between two boxes
     for start, end, kind in edges:
-        note = notes.get((start, end), {})
+        nth = drawn[start, end] = drawn.get((start, end), -1) + 1
+        note = notes.get((start, end, nth), notes.get((start, end), {}))
         style = " ".join(filter(None, [STYLE[kind], note.get("attrs")]))
         style = f" {style}" if style else ""
         out.append(f'  {start} -> {end} [class="{kind}"{style}]')

@@ -267,7 +267,8 @@ def _hooks_line(counts: dict[str, int]) -> str:
 
 
 def _edge_notes(found: dict, ids: dict[int, str], objects: dict, facts: Facts) -> None:
-    """The gradient each Node sent along each of its edges in the last backward pass."""
+    """The gradient each Node sent along each of its edges in the last backward pass, keyed by
+    edge and by which of the arrows between the same two Nodes it is (``graph.to_dot``)."""
     for (node_id, number), value in facts.sent.items():
         node = objects.get(node_id)
         if node is None or id(node) not in ids:
@@ -275,7 +276,8 @@ def _edge_notes(found: dict, ids: dict[int, str], objects: dict, facts: Facts) -
         parent = node.next_functions[number][0] if number < len(node.next_functions) else None
         if parent is None or id(parent) not in ids:
             continue
-        found[(ids[id(parent)], ids[id(node)])] = {"label": value, "tooltip": f"gradient sent back: {value}"}
+        nth = sum(1 for other, _ in node.next_functions[:number] if other is parent)  # x * x: two arrows
+        found[(ids[id(parent)], ids[id(node)], nth)] = {"label": value, "tooltip": f"gradient sent back: {value}"}
 
 
 def _dot_note(note: dict) -> dict:
