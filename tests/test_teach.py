@@ -127,8 +127,11 @@ def test_an_example_draws_the_tensors_its_draw_option_names_under_those_names(tm
                               "snippets/f/none.py": "# docexec: draw=x.grad\n" + source})
     results = run_all(tmp_path)
     chosen, every = results.runs["snippets/f/chosen.py"].graph.dot, results.runs["snippets/f/all.py"].graph.dot
-    assert "layer.weight" in chosen and "loss" in chosen and "layer.bias" not in chosen and "other" not in chosen
-    assert "other" in every and "layer.weight" not in every  # without the option: the globals, by their names
+    boxes = {name: re.findall(r'^  t\d+ \[label="([^"\\]*)', dot, re.M)
+             for name, dot in (("chosen", chosen), ("every", every))}
+    assert boxes["chosen"] == ["layer.weight", "loss"]
+    assert "other" in boxes["every"] and "layer.weight" not in boxes["every"]  # without the option: the globals
+    assert "of layer.bias, (1,)" in chosen  # the parameter not drawn, named by its module path
     assert [str(p) for p in results.problems()] == [
         "snippets/f/module.py:1: the figure draws layer (option draw), which is a Linear, not a tensor "
         "when the example ends",
