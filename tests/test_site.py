@@ -555,3 +555,20 @@ def test_the_prose_comparison_takes_a_quote_for_its_value_and_no_less():
     assert shows(squeezed("<p>The gradient is 12 here.</p>"), block)
     assert not shows(squeezed("<p>The gradient is here.</p>"), block)
     assert not shows(squeezed("<p>The slope is 12 here.</p>"), block)
+
+
+@pytest.mark.parametrize("page", [p.stem for p in chapter_pages()])
+def test_every_chapter_ends_with_takeaways_that_link_to_where_the_page_shows_them(site, page):
+    """A short "Takeaways" box closes each chapter, before Further Reading: three to five points,
+    each linked to the section of the same page whose example shows it."""
+    built = (site / page / "index.html").read_text(encoding="utf-8")
+    box = re.search(r'<div class="admonition abstract">\s*<p class="admonition-title">Takeaways</p>(.*?)</div>',
+                    built, re.S)
+    assert box, f"{page}: no Takeaways box"
+    assert box.start() < built.index('id="further-reading"')
+    points = re.findall(r"<li>(.*?)</li>", box.group(1), re.S)
+    assert 3 <= len(points) <= 5
+    ids = set(re.findall(r'\bid="([^"]+)"', built))
+    for point in points:
+        targets = re.findall(r'href="#([^"]+)"', point)
+        assert targets and set(targets) <= ids, f"{page}: {text_of(point)}"
