@@ -68,7 +68,8 @@
     var step = steps[index - 1];
     var rest = lines(step.box).slice(1).filter(function (line) { return !/^step /.test(line); });
     var of = step.leaf ? " of " + step.leaf : "";
-    var unseen = rest.filter(function (line) { return / leaf not drawn/.test(line); })[0];
+    // an AccumulateGrad with no tensor drawn above it says which leaf: "of fc.weight, (4, 4)"
+    var unseen = rest.filter(function (line) { return /^of /.test(line); })[0];
     if (unseen) of = " " + unseen;
     var words = ["Step " + index + " of " + steps.length + ": " + lines(step.box)[0] + of + " runs."];
     words.push(received(step));
