@@ -74,6 +74,18 @@ def test_stdout_has_a_buffer_and_a_file_descriptor_and_keeps_the_order(tmp_path)
     assert result.output == "before\nbytes é\nfrom a subprocess\nafter\n"
 
 
+
+def test_the_streams_are_what_python_gives_in_repr_reconfigure_encoding_and_close(tmp_path):
+    """``print(sys.stdout)``, ``reconfigure()``, a lone surrogate and a write after ``close()``
+    behave as under ``python file.py``: no recorder's name on the page, no AttributeError, the
+    UnicodeEncodeError Python raises, and the ValueError after closing."""
+    root = copy_fixtures(tmp_path, "streams")
+    result = run_all(root, cache=False).runs["snippets/streams/stream_object.py"]
+    assert result.ok, result.failure
+    assert result.output == as_python_runs(root / "snippets/streams/stream_object.py")
+    assert "<_io.TextIOWrapper name='<stdout>'" in result.output and "ValueError: I/O operation" in result.output
+
+
 def test_warnings_name_what_python_names_and_nothing_of_the_engine(tmp_path):
     root = copy_fixtures(tmp_path, "streams")
     output = run_all(root, cache=False).runs["snippets/streams/warns.py"].output

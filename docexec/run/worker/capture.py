@@ -5,6 +5,7 @@ the example file with their line (what claims check)."""
 from __future__ import annotations
 
 import builtins
+import codecs
 import io
 import json
 import os
@@ -71,16 +72,27 @@ class Capture:
 
 class TextCapture(io.TextIOBase):
     """``sys.stdout`` or ``sys.stderr`` of a snippet: a text stream that turns every write into an
-    output event, tagged with the snippet line, with what the real ones have besides: ``buffer``
-    (bytes written there are decoded as UTF-8 and recorded the same way), ``fileno()`` (the file
-    descriptor 1 or 2, which a subprocess can be given: what it writes lands in the raw output and
-    keeps its place among the other writes), ``encoding`` and ``errors``."""
+    output event, tagged with the snippet line, and otherwise behaves as the stream ``python
+    file.py`` gives: its ``repr``, ``buffer`` (bytes written there are decoded as UTF-8 and
+    recorded the same way), ``fileno()`` (the file descriptor 1 or 2, which a subprocess can be
+    given: what it writes lands in the raw output and keeps its place among the other writes),
+    ``encoding`` and ``errors`` (taken from the process's real stream: a lone surrogate raises
+    ``UnicodeEncodeError`` on stdout as it does there), ``reconfigure()`` and ``close()`` (a write
+    after it raises ``ValueError``)."""
 
     def __init__(self, capture: Capture, filename: str, name: str):
         self._capture = capture
         self._filename = filename
         self._name = name
+        real = sys.__stderr__ if name == "<stderr>" else sys.__stdout__
+        self._encoding = getattr(real, "encoding", None) or "utf-8"
+        self._errors = getattr(real, "errors", None) or ("backslashreplace" if name == "<stderr>" else "strict")
+        self._line_buffering = False
+        self._write_through = False
         self.buffer = BytesCapture(self)
+
+    def __repr__(self) -> str:  # what print(sys.stdout) shows under `python file.py`
+        return f"<_io.TextIOWrapper name={self._name!r} mode='w' encoding={self._encoding!r}>"
 
     @property
     def name(self) -> str:  # what some libraries print for sys.stdout.name
@@ -88,15 +100,36 @@ class TextCapture(io.TextIOBase):
 
     @property
     def encoding(self) -> str:
-        return "utf-8"
+        return self._encoding
 
     @property
     def errors(self) -> str:
-        return "strict"
+        return self._errors
 
     @property
     def line_buffering(self) -> bool:
-        return False
+        return self._line_buffering
+
+    @property
+    def write_through(self) -> bool:
+        return self._write_through
+
+    def reconfigure(self, *, encoding=None, errors=None, newline=None, line_buffering=None,
+                    write_through=None) -> None:
+        """As ``io.TextIOWrapper.reconfigure``. Every write is recorded as it comes, so buffering
+        changes nothing but what ``line_buffering`` and ``write_through`` say; ``newline`` is taken
+        and not used (on POSIX it changes nothing written)."""
+        del newline
+        self._checkClosed()
+        if encoding is not None:
+            self._encoding = codecs.lookup(encoding).name
+            self._errors = "strict" if errors is None else errors
+        elif errors is not None:
+            self._errors = errors
+        if line_buffering is not None:
+            self._line_buffering = bool(line_buffering)
+        if write_through is not None:
+            self._write_through = bool(write_through)
 
     def fileno(self) -> int:
         return 2 if self._name == "<stderr>" else 1
@@ -110,12 +143,17 @@ class TextCapture(io.TextIOBase):
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self._checkClosed()
+        count = len(text)
         if text:
+            encoded = text.encode(self._encoding, self._errors)  # raises where the real stream would
+            if self._errors != "strict":
+                text = encoded.decode(self._encoding, "replace")  # as the real stream wrote it
             self._capture.output(text, _module_line(self._filename), "stderr" if self._name == "<stderr>" else "stdout")
-        return len(text)
+        return count
 
     def flush(self) -> None:
-        pass
+        self._checkClosed()
 
 
 class BytesCapture(io.BufferedIOBase):
