@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -314,3 +315,14 @@ def test_a_file_where_the_folder_should_be_is_the_file_named(tmp_path):
     with pytest.raises(FileExistsError) as caught:
         write_atomically(tmp_path / "notebooks/a.ipynb", "{}")
     assert caught.value.filename == str(tmp_path / "notebooks")
+
+
+def test_an_entry_whose_result_was_edited_by_hand_is_run_again_never_served(repo):
+    """A digit changed in a cached output (the claim beside it would no longer hold) no longer
+    matches the digest stored with the entry: the snippet runs again and the page shows its output."""
+    entry = next(p for p in (repo / cache.CACHE_DIR / "runs").glob("*.json")
+                 if json.loads(p.read_text())["path"] == "snippets/c/uses_helper.py")
+    entry.write_text(entry.read_text().replace("6.0", "7.0"))
+    assert "7.0" in entry.read_text()
+    results = rerun(repo)
+    assert results.executed == ["snippets/c/uses_helper.py"] and results.output("c/uses_helper.py") == "6.0"
