@@ -82,3 +82,17 @@ def test_a_build_keeps_its_drawings_for_that_build_only(tmp_path):
     drawings = figures.Drawings(None)
     drawings.svg("digraph { kept -> here }")
     assert len(drawings._svg) == 1 and figures.Drawings(None)._svg == {}
+
+
+@pytest.mark.parametrize("damage", [lambda text: text.replace(">gradient<", ">edited<"),
+                                    lambda text: text[: len(text) // 2]])
+def test_a_stored_drawing_changed_by_hand_or_cut_short_is_drawn_again(tmp_path, damage):
+    """A drawing in the cache carries the SHA-256 of its SVG: an edited label, or a file cut short,
+    no longer matches it, and the next build draws the figure again instead of showing it."""
+    dot = 'digraph { a [label="gradient"] }'
+    first = figures.Drawings(tmp_path).svg(dot, "t")
+    stored = next(tmp_path.glob("*.svg"))
+    stored.write_text(damage(stored.read_text(encoding="utf-8")), encoding="utf-8")
+    again = figures.Drawings(tmp_path).svg(dot, "t")
+    assert again == first and ">gradient<" in again
+    assert figures.Drawings(tmp_path).svg(dot, "t") == first  # stored again, whole: served as it is

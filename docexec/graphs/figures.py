@@ -145,6 +145,15 @@ def _key(program: str, dot: str) -> str:
     return hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
 
 
+#: What ends a stored drawing: the SHA-256 of the drawing before it, in a comment, so that a drawing
+#: changed by hand (a label edited) or cut short is drawn again rather than shown.
+_SEAL = "\n<!-- sha256 "
+
+
+def _digest(svg: str) -> str:
+    return hashlib.sha256(svg.encode("utf-8")).hexdigest()
+
+
 #: Seconds one ``dot`` process may take (a batch of small graphs takes well under one).
 DOT_TIMEOUT = 60.0
 
@@ -309,14 +318,15 @@ class Drawings:
                     text = handle.read()
             except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
                 return False
-            if text.rstrip().endswith("</svg>"):  # a half-written file is drawn again
-                self._svg[key] = text
+            svg, _, seal = text.rpartition(_SEAL)
+            if seal.strip() == f"{_digest(svg)} -->":  # a half-written or hand-edited file is drawn again
+                self._svg[key] = svg
         return key in self._svg
 
     def _keep(self, key: str, svg: str) -> None:
         self._svg[key] = svg
         if self.cache_dir is not None:
-            write_atomically(self.cache_dir / f"{key}.svg", svg)
+            write_atomically(self.cache_dir / f"{key}.svg", f"{svg}{_SEAL}{_digest(svg)} -->\n")
 
     def svg(self, dot: str, prefix: str = "fig") -> str:
         """Draw DOT text as an SVG element for inlining in a page.
