@@ -343,6 +343,26 @@ def test_an_example_in_the_block_form_of_an_include_is_named(repo, page):
                for p in failed.value.problems), failed.value.problems
 
 
+@pytest.mark.parametrize("page", ['> ```python\n> --8<-- "ch/plain.py"\n> ```\n',
+                                  '> Note:\n>\n> > ```python\n> > --8<-- "ch/plain.py"\n> > ```\n'])
+def test_an_include_inside_a_blockquote_is_named_with_its_line(repo, page):
+    """Neither pymdownx.snippets nor the build reads an include in a blockquote: the page would show
+    the raw line and run nothing, so the build names it."""
+    with on_disk(repo, "quoted.md", page), pytest.raises(builds.BuildError) as failed:
+        convert(repo, page)
+    line = page.splitlines().index(next(x for x in page.splitlines() if "--8<--" in x)) + 1
+    assert [str(p) for p in failed.value.problems if "blockquote" in str(p)] == [
+        f"docs/quoted.md:{line}: includes 'ch/plain.py' inside a blockquote ('>'), where it is neither read nor "
+        "run: take the fence out of the blockquote (an admonition, indented by four spaces, works)"]
+
+
+def test_an_example_in_an_admonition_runs(repo):
+    page = '!!! note\n\n    ```python\n    --8<-- "ch/plain.py"\n    ```\n'
+    with on_disk(repo, "admonition.md", page):
+        html = convert(repo, page)
+    assert "Output" in html and "hello" in html.split("Output", 1)[1]
+
+
 def test_an_example_included_outside_a_fence_is_named(repo):
     page = 'Some prose.\n\n--8<-- "ch/plain.py"\n'
     with on_disk(repo, "bare.md", page), pytest.raises(builds.BuildError) as failed:

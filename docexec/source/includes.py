@@ -154,6 +154,7 @@ def parse_page(text: str, name: str, root: str, include_paths: list[str], folder
     _answers(page)
     _includes_outside_fences(page, root, folders, folder)
     _block_includes(page, folder)
+    _quoted_includes(page)
     _quotes(page, folder)
     page.problems.sort(key=lambda problem: problem.line)
     return page
@@ -255,6 +256,21 @@ def _block_includes(page: Page, folder: str) -> None:
                                              "include, which does not run it: write '--8<-- \"" + name + "\"' in a "
                                              "python fence (it runs) or in a fence marked "
                                              "'<!-- docexec: show -->' (shown without running)"))
+
+
+#: An include line inside a blockquote (``> --8<-- "..."``), at any depth.
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*(?:>[ \t]?)+[ \t]*-{1,}8<-{1,}[ \t]+"(?P<target>[^"]*)"')
+
+
+def _quoted_includes(page: Page) -> None:
+    """An include inside a blockquote is a problem of the page: neither pymdownx.snippets nor the
+    build reads it there, so the page would show the raw ``--8<--`` line as code and run nothing."""
+    for number, line in enumerate(page.lines, start=1):
+        match = _QUOTED_INCLUDE.match(line)
+        if match:
+            page.problems.append(Problem(page.name, number, f"includes {match.group('target')!r} inside a "
+                                         "blockquote ('>'), where it is neither read nor run: take the fence out "
+                                         "of the blockquote (an admonition, indented by four spaces, works)"))
 
 
 #: The line before a fence whose includes are shown without running (a helper module, say).
