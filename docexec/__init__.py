@@ -23,6 +23,7 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
 ``graphs``: autograd graphs and their figures
   * ``docexec.graphs.graph``    the autograd graph as DOT text (shown on chapter 01, run in the worker);
   * ``docexec.graphs.teach``    teaching facts drawn on a figure, and the key to the figures;
+  * ``docexec.graphs.tooltips`` what each box of a figure is, in a sentence (its tooltip);
   * ``docexec.graphs.figures``  committed DOT files kept in step with the runs, drawn as SVG.
 
 ``run``: running examples

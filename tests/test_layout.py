@@ -122,3 +122,13 @@ def test_the_source_digest_covers_every_stage(tmp_path, monkeypatch):
     before = cache.source_digest.__wrapped__()
     (copy / "graphs" / "teach.py").write_text((copy / "graphs" / "teach.py").read_text() + "\n# edited\n")
     assert cache.source_digest.__wrapped__() != before
+
+
+#: The most lines a module of the package may have: past it, a module holds more than one job.
+MOST_LINES = 400
+
+
+@pytest.mark.parametrize("name", sorted(modules()))
+def test_no_module_is_over_the_size_limit(name):
+    lines = modules()[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= MOST_LINES, f"{name}: {lines} lines (at most {MOST_LINES}): split it by job"
