@@ -101,6 +101,7 @@ def test_warnings_name_what_python_names_and_nothing_of_the_engine(tmp_path):
     ("runs_script.py", "_script.py", '"one"', '"two"'),  # a program it started ran it
     ("shell_data.py", "_data.txt", "alpha", "beta"),  # a shell command line named it
     ("lists_by_program.py", "_other.txt", None, "x"),  # a program it started listed the folder
+    ("opens_missing.py", "_later.txt", None, "x"),  # it opened a file not there yet, and caught the error
 ])
 def test_a_cached_run_is_not_reused_once_a_file_it_read_changed(tmp_path, snippet, changed, old, new):
     root = copy_fixtures(tmp_path, "reads")

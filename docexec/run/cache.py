@@ -10,7 +10,8 @@ An entry holds one ``RunResult`` (output, print records, graph DOT, error, claim
 and the entry also records what the run read: the SHA-256 of every repository file it imported or
 opened (a helper module next to the snippet, a data file read with ``open``, a helper run with
 ``runpy``), the repository paths where a module it failed to import would have been found (a
-snippet that catches the ``ImportError`` of a helper not written yet), the names in every
+snippet that catches the ``ImportError`` of a helper not written yet) or a file it opened in vain
+(one that catches the ``FileNotFoundError`` of a data file not written yet), the names in every
 repository folder it listed, and the size and modification time of every installed file it opened
 (a module of torch imported lazily). An entry is used only when all of those still match, so
 editing a helper or a data file re-runs exactly the snippets that read it, and adding one re-runs
@@ -123,7 +124,7 @@ class RunCache:
 
     def _unchanged(self, data: dict) -> bool:
         """Whether everything an entry's run read is as it was: repository files (by content),
-        paths where an import looked in vain (still absent), folders it listed (same names) and
+        paths where an import or an open looked in vain (still absent), folders it listed (same names) and
         installed files it opened (same size and modification time)."""
         for dep, digest in data["deps"].items():
             with open(os.path.join(self.root, dep), "rb") as handle:

@@ -280,8 +280,8 @@ def _finish(status: End, root: str, capture: Capture, imports: ImportReads, file
         names = list(sys.modules)
     failed, absent = missing_modules(root, imports.asked_locally)
     status["deps"] = sorted(set(local_modules(root, imports.display, names)) | set(failed) | set(files["read"]))
-    if absent:
-        status["absent"] = absent
+    if absent or files["absent"]:
+        status["absent"] = sorted(set(absent) | set(files["absent"]))
     if files["listed"]:
         status["listed"] = files["listed"]
     if files["installed"]:

@@ -73,15 +73,18 @@ class FileReads:
             pass
 
     def sorted_out(self, root: str, workdir: str, display: str) -> dict:
-        """What the end status carries: repository files opened (``read``), repository folders
-        listed (``listed``), both relative to ``root``, and every other file opened that still
+        """What the end status carries: repository files opened (``read``), repository paths an
+        open looked for in vain, which do not exist at the end (``absent``: the example caught the
+        ``FileNotFoundError``; the file appearing later changes what it does), repository folders
+        listed (``listed``), all relative to ``root``, and every other file opened that still
         exists (``installed``: absolute path -> [size, mtime_ns]; the Python installation's files
         and any other, such as a data file elsewhere on the machine), leaving out the snippet's own
         file, its working folder and the kernel's pseudo-files (/proc, /sys, /dev)."""
         prefix, scratch = os.path.join(root, ""), os.path.join(workdir, "")
         own = {os.path.join(root, display)}
-        read = sorted(relative(p, root) for p in self.opened if _is_local(p, prefix, "") and p not in own
-                      and not p.startswith(scratch) and os.path.isfile(p))
+        local = [p for p in self.opened if _is_local(p, prefix, "") and p not in own and not p.startswith(scratch)]
+        read = sorted(relative(p, root) for p in local if os.path.isfile(p))
+        absent = sorted(relative(p, root) for p in local if not os.path.lexists(p))
         listed = sorted(relative(p, root) for p in self.listed | {p for p in self.opened if os.path.isdir(p)}
                         if (p + os.sep).startswith(prefix) and _is_local(p + os.sep, prefix, "")
                         and not (p + os.sep).startswith(scratch))
@@ -95,7 +98,7 @@ class FileReads:
                 continue
             if os.path.isfile(path):
                 installed[path] = [stat.st_size, stat.st_mtime_ns]
-        return {"read": read, "listed": listed, "installed": installed}
+        return {"read": read, "absent": absent, "listed": listed, "installed": installed}
 
 
 #: Shells whose ``-c`` argument is a command line (``subprocess.run(..., shell=True)`` runs ``/bin/sh -c``).
