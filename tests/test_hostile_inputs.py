@@ -76,12 +76,16 @@ def test_stdout_has_a_buffer_and_a_file_descriptor_and_keeps_the_order(tmp_path)
 
 
 def test_the_streams_are_what_python_gives_in_repr_reconfigure_encoding_and_close(tmp_path):
-    """``print(sys.stdout)``, ``reconfigure()``, a lone surrogate and a write after ``close()``
-    behave as under ``python file.py``: no recorder's name on the page, no AttributeError, the
-    UnicodeEncodeError Python raises, and the ValueError after closing."""
+    """``print(sys.stdout)``, ``reconfigure()``, a lone surrogate, an encoding that replaces, the
+    buffer, ``sys.stdout = None`` and a write after ``close()`` behave as under ``python file.py``:
+    no recorder's name on the page, no AttributeError, the UnicodeEncodeError Python raises, the
+    claim checked against what the stream wrote, and the ValueError after closing."""
     root = copy_fixtures(tmp_path, "streams")
-    result = run_all(root, cache=False).runs["snippets/streams/stream_object.py"]
+    results = run_all(root, cache=False, paths=["snippets/streams/stream_object.py"])
+    result = results.runs["snippets/streams/stream_object.py"]
     assert result.ok, result.failure
+    claimed = [p for p in results.problems() if "caf" in p.message or p.line == 11]
+    assert claimed == []  # the claim is checked against what the stream wrote: "caf?"
     assert result.output == as_python_runs(root / "snippets/streams/stream_object.py")
     assert "<_io.TextIOWrapper name='<stdout>'" in result.output and "ValueError: I/O operation" in result.output
 

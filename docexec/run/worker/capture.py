@@ -89,6 +89,7 @@ class TextCapture(io.TextIOBase):
         self._errors = getattr(real, "errors", None) or ("backslashreplace" if name == "<stderr>" else "strict")
         self._line_buffering = False
         self._write_through = False
+        self._newline = "\n"
         self.buffer = BytesCapture(self)
 
     def __repr__(self) -> str:  # what print(sys.stdout) shows under `python file.py`
@@ -117,15 +118,19 @@ class TextCapture(io.TextIOBase):
     def reconfigure(self, *, encoding=None, errors=None, newline=None, line_buffering=None,
                     write_through=None) -> None:
         """As ``io.TextIOWrapper.reconfigure``. Every write is recorded as it comes, so buffering
-        changes nothing but what ``line_buffering`` and ``write_through`` say; ``newline`` is taken
-        and not used (on POSIX it changes nothing written)."""
-        del newline
+        changes nothing but what ``line_buffering`` and ``write_through`` say; ``newline`` turns
+        each ``\\n`` written into it, as the real stream does."""
         self._checkClosed()
+        if newline not in (None, "", "\n", "\r", "\r\n"):
+            raise ValueError(f"illegal newline value: {newline}")
         if encoding is not None:
-            self._encoding = codecs.lookup(encoding).name
+            codecs.lookup(encoding)  # LookupError for an unknown encoding, as Python raises
+            self._encoding = encoding
             self._errors = "strict" if errors is None else errors
         elif errors is not None:
             self._errors = errors
+        if newline is not None:
+            self._newline = newline
         if line_buffering is not None:
             self._line_buffering = bool(line_buffering)
         if write_through is not None:
@@ -144,13 +149,23 @@ class TextCapture(io.TextIOBase):
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         self._checkClosed()
-        count = len(text)
         if text:
-            encoded = text.encode(self._encoding, self._errors)  # raises where the real stream would
-            if self._errors != "strict":
-                text = encoded.decode(self._encoding, "replace")  # as the real stream wrote it
-            self._capture.output(text, _module_line(self._filename), "stderr" if self._name == "<stderr>" else "stdout")
-        return count
+            self.record(self.shown(text))
+        return len(text)
+
+    def shown(self, text: str) -> str:
+        """``text`` as this stream writes it: newlines turned as ``newline`` says, encoded with its
+        encoding and errors (raising where the real stream would: a lone surrogate under strict
+        errors), read back (``?`` for what ``errors="replace"`` replaced). A print is recorded as
+        shown, so that its claim is checked against what the page shows."""
+        if self._newline not in ("\n", ""):
+            text = text.replace("\n", self._newline)
+        encoded = text.encode(self._encoding, self._errors)
+        return text if self._errors == "strict" else encoded.decode(self._encoding, "replace")
+
+    def record(self, text: str) -> None:
+        """Record ``text`` as written to this stream while the snippet's current line ran."""
+        self._capture.output(text, _module_line(self._filename), "stderr" if self._name == "<stderr>" else "stdout")
 
     def flush(self) -> None:
         self._checkClosed()
@@ -172,11 +187,17 @@ class BytesCapture(io.BufferedIOBase):
     def fileno(self) -> int:
         return self._text.fileno()
 
+    @property
+    def closed(self) -> bool:  # closed with its text stream, as a real stream's buffer is
+        return self._text.closed
+
     def write(self, data) -> int:
+        if self._text.closed:
+            raise ValueError("write to closed file")
         data = bytes(data)
         text = self._decoder.decode(data)
         if text:
-            self._text.write(text)
+            self._text.record(text)  # bytes as written: the text stream's encoding does not apply
         return len(data)
 
     def flush(self) -> None:
@@ -205,15 +226,18 @@ def install_print(capture: Capture, filename: str) -> None:
         buffer = io.StringIO()
         original(*args, sep=sep, end=end, file=buffer)
         text = buffer.getvalue()
-        caller = sys._getframe(1)
-        if caller.f_code.co_filename == filename:
-            event: Event = {"p": text[:MAX_RECORDED], "l": caller.f_lineno}
-            if len(args) != 1 or end not in ("\n", None):  # else its one argument's text is the text
-                event["a"] = [str(arg)[:MAX_PART] for arg in args]
-            capture.emit(event)
         target = sys.stdout if file is None else file
-        target.write(text)
+        if target is None:  # as Python does: no stream, nothing printed
+            return
+        target.write(text)  # a print that raises (a closed stream) is not recorded: it printed nothing
         if flush:
             target.flush()
+        caller = sys._getframe(1)
+        if caller.f_code.co_filename == filename:
+            shown = target.shown if isinstance(target, TextCapture) else str
+            event: Event = {"p": shown(text)[:MAX_RECORDED], "l": caller.f_lineno}
+            if len(args) != 1 or end not in ("\n", None):  # else its one argument's text is the text
+                event["a"] = [shown(str(arg))[:MAX_PART] for arg in args]
+            capture.emit(event)
 
     builtins.print = print
