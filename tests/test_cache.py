@@ -326,3 +326,28 @@ def test_an_entry_whose_result_was_edited_by_hand_is_run_again_never_served(repo
     assert "7.0" in entry.read_text()
     results = rerun(repo)
     assert results.executed == ["snippets/c/uses_helper.py"] and results.output("c/uses_helper.py") == "6.0"
+
+
+@pytest.mark.parametrize("edit", ["deps", "key"])
+def test_an_entry_whose_dependencies_were_edited_or_that_was_copied_under_another_key_runs_again(repo, edit):
+    """The digest covers what the run read and the key too: emptying ``deps`` (so that an edited
+    helper would go unseen) or copying an entry onto the key of an edited snippet runs it again."""
+    runs = repo / cache.CACHE_DIR / "runs"
+    entry = next(p for p in runs.glob("*.json") if json.loads(p.read_text())["path"] == "snippets/c/uses_helper.py")
+    if edit == "deps":
+        data = json.loads(entry.read_text())
+        data["deps"] = {}
+        entry.write_text(json.dumps(data))
+        (repo / "snippets/c/_helper.py").write_text("FACTOR = 4\n")
+        expected = "8.0"
+    else:
+        old = entry.read_text()
+        snippet = repo / "snippets/c/uses_helper.py"
+        snippet.write_text(snippet.read_text() + "# edited\n")
+        found = run_all(repo)  # the edited snippet's entry, under its new key (the old one is dropped)
+        (new,) = [p for p in runs.glob("*.json") if json.loads(p.read_text())["path"] == "snippets/c/uses_helper.py"]
+        assert new != entry
+        new.write_text(old)  # the old entry, under the new key
+        expected = found.output("c/uses_helper.py")
+    results = rerun(repo)
+    assert results.executed == ["snippets/c/uses_helper.py"] and results.output("c/uses_helper.py") == expected

@@ -18,8 +18,9 @@ editing a helper or a data file re-runs exactly the snippets that read it, and a
 those that looked for it. What a snippet sees without reading it, the modules the worker imported
 before forking (torch), is recorded once per worker (``installation_changed``): if any of them
 changed, nothing is taken from the cache. An entry that cannot be read or does not have the
-expected shape (a half-written file, a crash mid-write, a hand edit), or whose result no longer
-matches the SHA-256 stored beside it (a digit edited in an output), is ignored and the snippet runs
+expected shape (a half-written file, a crash mid-write, a hand edit), or that no longer matches
+the SHA-256 of its content and key stored in it (a digit edited in an output, a dependency removed,
+an entry copied under another key), is ignored and the snippet runs
 again; entries are written atomically (a temporary file, then a rename).
 
 Only runs that ended without an error are cached. A timeout or a crash may depend on the machine's
@@ -47,10 +48,11 @@ FORMAT = 6
 INSTALLATION_DIR = "installation"  # under CACHE_DIR: what each worker imported before forking
 
 
-def _result_digest(encoded: dict) -> str:
-    """The SHA-256 of a stored result (output, prints, figure, claim verdicts), kept beside it: an
-    entry whose result was changed by hand no longer matches it, and runs again."""
-    return _sha(json.dumps(encoded, sort_keys=True).encode("utf-8"))
+def _entry_digest(entry: dict, key: str) -> str:
+    """The SHA-256 of an entry (its result and what its run read) and of the key it is stored
+    under, kept in it: an entry changed by hand, or copied under another key, no longer matches
+    and runs again. It guards against edits and damage, not against someone who recomputes it."""
+    return _sha(json.dumps([key, entry], sort_keys=True).encode("utf-8"))
 
 
 def _sha(data: bytes) -> str:
@@ -114,7 +116,7 @@ class RunCache:
                 data = json.loads(handle.read())
             if data.get("format") != FORMAT or data.get("path") != path:
                 return None
-            if data.get("digest") != _result_digest(data["result"]) or not self._unchanged(data):
+            if data.pop("digest", None) != _entry_digest(data, key) or not self._unchanged(data):
                 return None
             result = decode(data["result"])
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -171,10 +173,9 @@ class RunCache:
                 return  # a dependency vanished meanwhile: do not cache what cannot be checked later
         reads = result.reads
         listed = {folder: _listing(os.path.join(self.root, folder)) for folder in sorted(set(reads.listed))}
-        encoded = encode(result)
         entry = {"format": FORMAT, "path": result.path, "deps": digests, "absent": sorted(set(reads.absent)),
-                 "listed": listed, "installed": reads.installed, "result": encoded,
-                 "digest": _result_digest(encoded)}
+                 "listed": listed, "installed": reads.installed, "result": encode(result)}
+        entry["digest"] = _entry_digest(entry, key)
         write_atomically(self.folder / f"{key}.json", json.dumps(entry))
 
     def prune(self, keep: set[str], folder: str, stale_after: float = 600.0) -> int:
