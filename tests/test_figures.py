@@ -96,3 +96,14 @@ def test_a_stored_drawing_changed_by_hand_or_cut_short_is_drawn_again(tmp_path, 
     again = figures.Drawings(tmp_path).svg(dot, "t")
     assert again == first and ">gradient<" in again
     assert figures.Drawings(tmp_path).svg(dot, "t") == first  # stored again, whole: served as it is
+
+
+def test_a_stored_drawing_copied_under_another_name_is_drawn_again(tmp_path):
+    """The seal covers the drawing's name (the key of its DOT source) too: one drawing copied over
+    another is not shown in its place."""
+    first = figures.Drawings(tmp_path).svg('digraph { a [label="first"] }', "t")
+    second = figures.Drawings(tmp_path).svg('digraph { b [label="second"] }', "t")
+    (of_first,) = [p for p in tmp_path.glob("*.svg") if ">first<" in p.read_text(encoding="utf-8")]
+    (of_second,) = [p for p in tmp_path.glob("*.svg") if ">second<" in p.read_text(encoding="utf-8")]
+    of_second.write_text(of_first.read_text(encoding="utf-8"), encoding="utf-8")
+    assert figures.Drawings(tmp_path).svg('digraph { b [label="second"] }', "t") == second != first

@@ -145,13 +145,14 @@ def _key(program: str, dot: str) -> str:
     return hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
 
 
-#: What ends a stored drawing: the SHA-256 of the drawing before it, in a comment, so that a drawing
-#: changed by hand (a label edited) or cut short is drawn again rather than shown.
+#: What ends a stored drawing: the SHA-256 of its name and of the drawing before it, in a comment,
+#: so that a drawing changed by hand (a label edited), cut short or copied under another name is
+#: drawn again rather than shown.
 _SEAL = "\n<!-- sha256 "
 
 
-def _digest(svg: str) -> str:
-    return hashlib.sha256(svg.encode("utf-8")).hexdigest()
+def _digest(key: str, svg: str) -> str:
+    return hashlib.sha256(f"{key}\0{svg}".encode()).hexdigest()
 
 
 #: Seconds one ``dot`` process may take (a batch of small graphs takes well under one).
@@ -319,14 +320,14 @@ class Drawings:
             except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
                 return False
             svg, _, seal = text.rpartition(_SEAL)
-            if seal.strip() == f"{_digest(svg)} -->":  # a half-written or hand-edited file is drawn again
+            if seal.strip() == f"{_digest(key, svg)} -->":  # a half-written, edited or moved file is drawn again
                 self._svg[key] = svg
         return key in self._svg
 
     def _keep(self, key: str, svg: str) -> None:
         self._svg[key] = svg
         if self.cache_dir is not None:
-            write_atomically(self.cache_dir / f"{key}.svg", f"{svg}{_SEAL}{_digest(svg)} -->\n")
+            write_atomically(self.cache_dir / f"{key}.svg", f"{svg}{_SEAL}{_digest(key, svg)} -->\n")
 
     def svg(self, dot: str, prefix: str = "fig") -> str:
         """Draw DOT text as an SVG element for inlining in a page.
