@@ -343,17 +343,30 @@ def test_an_example_in_the_block_form_of_an_include_is_named(repo, page):
                for p in failed.value.problems), failed.value.problems
 
 
-@pytest.mark.parametrize("page", ['> ```python\n> --8<-- "ch/plain.py"\n> ```\n',
-                                  '> Note:\n>\n> > ```python\n> > --8<-- "ch/plain.py"\n> > ```\n'])
-def test_an_include_inside_a_blockquote_is_named_with_its_line(repo, page):
+@pytest.mark.parametrize(("page", "what"), [
+    ('> ```python\n> --8<-- "ch/plain.py"\n> ```\n', "'ch/plain.py'"),
+    ('> Note:\n>\n> > ```python\n> > --8<-- "ch/plain.py"\n> > ```\n', "'ch/plain.py'"),
+    ("> ```python\n> --8<-- 'ch/plain.py'\n> ```\n", "'ch/plain.py'"),  # pymdownx takes single quotes
+    ('1. > ```python\n   > --8<-- "ch/plain.py"\n   > ```\n', "'ch/plain.py'"),
+    ('1. > --8<-- "ch/plain.py"\n', "'ch/plain.py'"),  # a quote opened on a list item's line
+    ("> ```python\n> --8<--\n> ch/plain.py\n> --8<--\n> ```\n", "a file"),  # the block form
+])
+def test_an_include_inside_a_blockquote_is_named_with_its_line(repo, page, what):
     """Neither pymdownx.snippets nor the build reads an include in a blockquote: the page would show
     the raw line and run nothing, so the build names it."""
     with on_disk(repo, "quoted.md", page), pytest.raises(builds.BuildError) as failed:
         convert(repo, page)
     line = page.splitlines().index(next(x for x in page.splitlines() if "--8<--" in x)) + 1
-    assert [str(p) for p in failed.value.problems if "blockquote" in str(p)] == [
-        f"docs/quoted.md:{line}: includes 'ch/plain.py' inside a blockquote ('>'), where it is neither read nor "
+    assert [str(p) for p in failed.value.problems if "blockquote" in str(p)][:1] == [
+        f"docs/quoted.md:{line}: includes {what} inside a blockquote ('>'), where it is neither read nor "
         "run: take the fence out of the blockquote (an admonition, indented by four spaces, works)"]
+
+
+def test_a_quoted_include_shown_as_text_in_a_fence_is_no_problem(repo):
+    page = 'Do not write this:\n\n```text\n> --8<-- "ch/plain.py"\n```\n'
+    with on_disk(repo, "shown.md", page):
+        html = convert(repo, page)
+    assert "--8&lt;--" in html or "--8<--" in html
 
 
 def test_an_example_in_an_admonition_runs(repo):

@@ -1,11 +1,9 @@
 """A page read once: where it includes files, where its outputs and figures go, what is wrong with it.
 
-A page includes a snippet with ``pymdownx.snippets`` in a plain ``python`` fence
-(``--8<-- "<chapter>/<example>.py"`` or ``...:<section>``), and a concept diagram with an image
-line naming a hand-written DOT file (``![alt](diagrams/concepts/x.dot "caption")``). ``parse_page``
-reads a page's text once into a ``Page`` record; the Markdown extension, the MkDocs hook and the
-notebooks all work from that record.
-"""
+A page includes a snippet with ``pymdownx.snippets`` in a ``python`` fence (``--8<-- "ch/x.py"``
+or ``...:<section>``), and a concept diagram with an image line naming a hand-written DOT file
+(``![alt](diagrams/concepts/x.dot "caption")``). ``parse_page`` reads a page once into a ``Page``;
+the Markdown extension, the MkDocs hook and the notebooks all work from that record."""
 
 from __future__ import annotations
 
@@ -258,19 +256,21 @@ def _block_includes(page: Page, folder: str) -> None:
                                              "'<!-- docexec: show -->' (shown without running)"))
 
 
-#: An include line inside a blockquote (``> --8<-- "..."``), at any depth.
-_QUOTED_INCLUDE = re.compile(r'^[ \t]*(?:>[ \t]?)+[ \t]*-{1,}8<-{1,}[ \t]+"(?P<target>[^"]*)"')
+#: An include (or the block form's ``--8<--``) in a blockquote, at any depth, after a list marker too.
+_QUOTED_INCLUDE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d+[.)])[ \t]+)?(?:>[ \t]?)+[ \t]*-{1,}8<-{1,}[ \t]*"
+                             r"(?:$|(?P<quote>[\"'])(?P<target>[^\"']*)(?P=quote))")
 
 
 def _quoted_includes(page: Page) -> None:
-    """An include inside a blockquote is a problem of the page: neither pymdownx.snippets nor the
-    build reads it there, so the page would show the raw ``--8<--`` line as code and run nothing."""
+    """An include in a blockquote is a problem of the page: neither pymdownx.snippets nor the build
+    reads it there, so the raw ``--8<--`` line would show as code. In a fence it is text, and fine."""
     for number, line in enumerate(page.lines, start=1):
         match = _QUOTED_INCLUDE.match(line)
-        if match:
-            page.problems.append(Problem(page.name, number, f"includes {match.group('target')!r} inside a "
-                                         "blockquote ('>'), where it is neither read nor run: take the fence out "
-                                         "of the blockquote (an admonition, indented by four spaces, works)"))
+        if match and number - 1 not in page.fenced:
+            what = "a file" if match.group("target") is None else repr(match.group("target"))
+            page.problems.append(Problem(page.name, number, f"includes {what} inside a blockquote ('>'), where "
+                                         "it is neither read nor run: take the fence out of the blockquote (an "
+                                         "admonition, indented by four spaces, works)"))
 
 
 #: The line before a fence whose includes are shown without running (a helper module, say).
