@@ -192,16 +192,23 @@ def test_an_accumulategrad_whose_leaf_is_not_drawn_says_the_shape_of_its_leaf():
 
 def test_an_accumulategrad_of_a_modules_parameter_says_its_path():
     """A parameter the example reaches only through a module is named as the reader would write
-    it (``model.0.weight``), with its shape; a module bound to ``_name`` names nothing."""
+    it (``model[0].weight``, ``blocks['enc'].weight``), with its shape; a module bound to ``_name``
+    names nothing."""
     import torch
 
     model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU())
     out = model(torch.ones(1, 2))
     paths = teach.parameter_names({"model": model, "_hidden": torch.nn.Linear(1, 1), "out": out})
-    assert sorted(paths.values()) == ["model.0.bias", "model.0.weight"]
+    assert sorted(paths.values()) == ["model[0].bias", "model[0].weight"]
     lines = [note.get("lines", []) for note in teach.notes({"out": out}, None, paths).values()]
     said = sorted(line for found in lines for line in found if line.startswith("of "))
-    assert said == ["of model.0.bias, (3,)", "of model.0.weight, (3, 2)"]
+    assert said == ["of model[0].bias, (3,)", "of model[0].weight, (3, 2)"]
+    blocks = torch.nn.ModuleDict({"enc": torch.nn.Linear(1, 1)})
+    compiled = torch.compile(torch.nn.Linear(1, 1), backend="eager")
+    paths = teach.parameter_names({"blocks": blocks, "compiled": compiled})
+    written = sorted(paths.values())
+    assert written == ["blocks['enc'].bias", "blocks['enc'].weight", "compiled.bias", "compiled.weight"]
+    assert eval(written[0], {"blocks": blocks}) is blocks["enc"].bias  # the expression reaches it
 
 
 def test_two_arrows_between_the_same_nodes_each_carry_the_gradient_sent_along_it(tmp_path):

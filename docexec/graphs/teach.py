@@ -80,16 +80,35 @@ def brief(value) -> str:
 # -- the notes on a drawing ------------------------------------------------------------------
 
 def parameter_names(namespace: dict) -> dict[int, str]:
-    """The parameters of the modules among an example's globals, by ``id()``: the path a reader
-    would write for each (``model.0.weight``), under the first module that holds it. Names starting
-    with ``_`` are skipped, as in ``graph.named_tensors``."""
+    """The parameters of the modules among an example's globals, by ``id()``: the expression a
+    reader would write for each (``model[0].weight``), under the first module that holds it. Names
+    starting with ``_`` are skipped, as in ``graph.named_tensors``."""
     nn = getattr(sys.modules.get("torch"), "nn", None)
     found: dict[int, str] = {}
     for key, value in list(namespace.items()):
         if nn is not None and not key.startswith("_") and isinstance(value, nn.Module):
             for path, parameter in value.named_parameters():
-                found.setdefault(id(parameter), f"{key}.{path}")
+                found.setdefault(id(parameter), _written(nn, key, value, path))
     return found
+
+
+def _written(nn, name: str, module, path: str) -> str:
+    """``name`` and the dotted ``path`` (from ``named_parameters``) as Python code reaches it:
+    ``model[0].weight`` in a Sequential, ``blocks['enc'].weight`` in a ModuleDict, and no
+    ``_orig_mod`` for a module ``torch.compile`` wrapped (its attributes reach the original's)."""
+    text, here = name, module
+    for part in path.split("."):
+        if part == "_orig_mod" and type(here).__name__ == "OptimizedModule":
+            here = getattr(here, part)
+            continue
+        if isinstance(here, (nn.Sequential, nn.ModuleList)) and part.isdigit():
+            text += f"[{part}]"
+        elif isinstance(here, nn.ModuleDict):
+            text += f"[{part!r}]"
+        else:
+            text += f".{part}"
+        here = getattr(here, part, None)
+    return text
 
 
 def notes(tensors: dict, facts: Facts | None, parameters: dict[int, str] | None = None) -> dict:
