@@ -55,6 +55,26 @@ def test_a_notebook_is_written_converted_and_then_reused_as_it_is(tmp_path):
         converter.close()
 
 
+def test_a_notebook_changed_by_hand_is_made_again(tmp_path):
+    """The stamp beside a notebook seals its inputs' key with the notebook's bytes: a notebook
+    edited since (a forged output) is written again from the run, not served."""
+    write_snippets(tmp_path, {"snippets/c/a.py": 'print("hello")  # hello\n'})
+    converter = Converter(tmp_path)
+    try:
+        jobs, build = jobs_of(tmp_path, converter)
+        jobs.html("notebooks/a.ipynb")
+        build.runner.close()
+        target = tmp_path / "out/notebooks/a.ipynb"
+        made = target.read_text(encoding="utf-8")
+        target.write_text(made.replace("hello", "forged"), encoding="utf-8")
+        again, build = jobs_of(tmp_path, converter)
+        assert "forged" not in again.html("notebooks/a.ipynb").content
+        assert target.read_text(encoding="utf-8") == made
+        build.runner.close()
+    finally:
+        converter.close()
+
+
 def test_a_run_that_fails_fails_its_notebook_for_whoever_waits(tmp_path):
     gated_snippet(tmp_path)  # never opened: the run is cancelled
     converter = Converter(tmp_path)

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from docexec.core.files import sealed, unsealed
 from docexec.pages.page_store import PAGE_HTML_CACHE, ConvertedPage, PageStore, page_dependencies, stable_text
 
 from .conftest import ROOT, write_snippets
@@ -70,9 +71,9 @@ def mark_kept_pages(site: Path) -> int:
     word reused the page. Returns how many pages were marked."""
     marked = 0
     for path in (site / PAGE_HTML_CACHE).glob("*.pickle"):
-        kept = pickle.loads(path.read_bytes())
+        kept = pickle.loads(unsealed(path.stem, path.read_bytes()))
         kept.content = kept.content.replace("</h1>", "</h1><p>KEPT-PAGE</p>", 1)  # every page has a title
-        path.write_bytes(pickle.dumps(kept))
+        path.write_bytes(sealed(path.stem, pickle.dumps(kept)))  # sealed again: as the store wrote it
         marked += 1
     return marked
 
@@ -247,3 +248,18 @@ def test_a_build_forgets_the_pages_it_did_not_use(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["new.pickle"]
     (tmp_path / "new.pickle").write_bytes(b"not a pickle")
     assert PageStore(tmp_path).get("new") is None
+
+
+def test_a_kept_page_changed_by_hand_is_converted_again(small_site):
+    """A kept page carries the seal of its key and bytes: one edited without it (here its HTML,
+    pickled again as is) is a miss, and the build converts the page again."""
+    assert build(small_site).returncode == 0
+    cold = built(small_site)
+    for path in (small_site / PAGE_HTML_CACHE).glob("*.pickle"):
+        head, _, data = path.read_bytes().partition(b"\n")
+        kept = pickle.loads(data)
+        kept.content = kept.content.replace("</h1>", "</h1><p>EDITED</p>", 1)
+        path.write_bytes(head + b"\n" + pickle.dumps(kept))
+    proc = build(small_site, "again")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert built(small_site, "again") == cold

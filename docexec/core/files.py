@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shutil
 import tempfile
@@ -85,3 +86,22 @@ def link_copy(source: Path, target: Path) -> None:
     anew, so a link keeps the old content)."""
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(source, target, copy_function=os.link, dirs_exist_ok=True)
+
+
+def seal(key: str, data: bytes) -> bytes:
+    """A line holding the SHA-256 of ``key`` and ``data``: kept with a cache file, it tells one
+    changed by hand, cut short or copied under another key (a miss, then). It guards against edits
+    and damage, not against someone who recomputes it."""
+    digest = hashlib.sha256(key.encode() + b"\0" + data).hexdigest()
+    return f"sha256 {digest}\n".encode()
+
+
+def sealed(key: str, data: bytes) -> bytes:
+    """``data`` after its ``seal`` line (``unsealed`` checks it)."""
+    return seal(key, data) + data
+
+
+def unsealed(key: str, stored: bytes) -> bytes | None:
+    """The data ``sealed(key, ...)`` stored, or None when it no longer matches its seal."""
+    head, _, data = stored.partition(b"\n")
+    return data if head + b"\n" == seal(key, data) else None

@@ -13,13 +13,14 @@ the cache: a warm build converts nothing.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from docexec.core.files import write_atomically
+from docexec.core.files import seal, write_atomically
 from docexec.graphs.figures import Drawings
 from docexec.notebooks.chapter import chapter_notebook, dumps, notebook_key
 from docexec.notebooks.notebook_html import NotebookError, NotebookHtml, NotebookPages
@@ -105,14 +106,15 @@ class NotebookJobs:
 
     def _write(self, job: NotebookJob, results) -> None:
         """Write the notebook of ``job`` unless the one on disk was made from the same inputs."""
-        stamp = job.target.with_suffix(".key")
+        stamp = job.target.with_suffix(".key")  # the inputs' key, sealed with the notebook's bytes
         key = notebook_key(job.page, results, self.site_url)
-        if job.target.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == key:
-            return
+        with contextlib.suppress(OSError):
+            if stamp.read_bytes() == seal(key, job.target.read_bytes()):
+                return  # made from the same inputs, and not changed since
         content = dumps(chapter_notebook(job.page, results, self.drawings, self.site_url))
         if not job.target.is_file() or job.target.read_text(encoding="utf-8") != content:
             write_atomically(job.target, content)
-        write_atomically(stamp, key)
+        write_atomically(stamp, seal(key, content.encode("utf-8")))
 
     def written(self, name: str) -> None:
         """Wait until the notebook ``name`` is written.

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import markdown
 
-from docexec.core.files import remove_unused, write_atomically
+from docexec.core.files import remove_unused, sealed, unsealed, write_atomically
 from docexec.pages.places import Place
 from docexec.run.cache import CACHE_DIR, source_digest
 
@@ -122,7 +122,8 @@ class PageStore:
         """The page kept under ``key``, or None (absent or unreadable: it is converted again)."""
         name = f"{key}.pickle"
         try:
-            kept = pickle.loads((self.folder / name).read_bytes())  # our own cache, written by put
+            data = unsealed(key, (self.folder / name).read_bytes())
+            kept = None if data is None else pickle.loads(data)  # our own cache, written by put, sealed
         except Exception:  # noqa: BLE001 - a broken or old file is a miss, never an error
             return None
         if not isinstance(kept, ConvertedPage):
@@ -135,7 +136,7 @@ class PageStore:
         name = f"{key}.pickle"
         self.used.add(name)
         with contextlib.suppress(OSError):
-            write_atomically(self.folder / name, pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL))
+            write_atomically(self.folder / name, sealed(key, pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL)))
 
     def forget_unused(self) -> int:
         """Remove the kept pages this build did not use; returns how many."""
