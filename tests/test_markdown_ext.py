@@ -350,6 +350,7 @@ def test_an_example_in_the_block_form_of_an_include_is_named(repo, page):
     ('1. > ```python\n   > --8<-- "ch/plain.py"\n   > ```\n', "'ch/plain.py'"),
     ('1. > --8<-- "ch/plain.py"\n', "'ch/plain.py'"),  # a quote opened on a list item's line
     ("> ```python\n> --8<--\n> ch/plain.py\n> --8<--\n> ```\n", "a file"),  # the block form
+    ('> ```python\n> --8<-- "it\'s.py"\n> ```\n', '"it\'s.py"'),  # the other quote in the name
 ])
 def test_an_include_inside_a_blockquote_is_named_with_its_line(repo, page, what):
     """Neither pymdownx.snippets nor the build reads an include in a blockquote: the page would show
@@ -362,11 +363,15 @@ def test_an_include_inside_a_blockquote_is_named_with_its_line(repo, page, what)
         "run: take the fence out of the blockquote (an admonition, indented by four spaces, works)"]
 
 
-def test_a_quoted_include_shown_as_text_in_a_fence_is_no_problem(repo):
-    page = 'Do not write this:\n\n```text\n> --8<-- "ch/plain.py"\n```\n'
+@pytest.mark.parametrize("page", [
+    'Do not write this:\n\n```text\n> --8<-- "ch/plain.py"\n```\n',  # shown as text in a fence
+    '<!--\n> --8<-- "ch/plain.py"\n-->\n',  # in a comment
+    '> --8<-- "ch/plain.py" is how a page includes a file.\n',  # prose: pymdownx needs the line to end there
+])
+def test_a_quoted_include_line_that_is_text_is_no_problem(repo, page):
     with on_disk(repo, "shown.md", page):
         html = convert(repo, page)
-    assert "--8&lt;--" in html or "--8<--" in html
+    assert "blockquote" not in html or "8&lt;" in html or "8<" in html
 
 
 def test_an_example_in_an_admonition_runs(repo):

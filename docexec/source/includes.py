@@ -257,18 +257,18 @@ def _block_includes(page: Page, folder: str) -> None:
 
 
 #: An include (or the block form's ``--8<--``) in a blockquote, at any depth, after a list marker too.
-_QUOTED_INCLUDE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d+[.)])[ \t]+)?(?:>[ \t]?)+[ \t]*-{1,}8<-{1,}[ \t]*"
-                             r"(?:$|(?P<quote>[\"'])(?P<target>[^\"']*)(?P=quote))")
+_QUOTED_INCLUDE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d+[.)])[ \t]+)?(?:>[ \t]?)+[ \t]*-{1,}8<-{1,}(?:[ \t]+"
+                             r"(?:\"(?P<double>[^\"]*)\"|'(?P<single>[^']*)'))?[ \t]*$")
 
 
 def _quoted_includes(page: Page) -> None:
-    """An include in a blockquote is a problem of the page: neither pymdownx.snippets nor the build
-    reads it there, so the raw ``--8<--`` line would show as code. In a fence it is text, and fine."""
+    """An include in a blockquote, read by neither pymdownx.snippets nor the build (not as text)."""
+    text = page.fenced | _in_comments(page)
     for number, line in enumerate(page.lines, start=1):
-        match = _QUOTED_INCLUDE.match(line)
-        if match and number - 1 not in page.fenced:
-            what = "a file" if match.group("target") is None else repr(match.group("target"))
-            page.problems.append(Problem(page.name, number, f"includes {what} inside a blockquote ('>'), where "
+        if (match := _QUOTED_INCLUDE.match(line)) and number - 1 not in text:
+            target = match.group("double") if match.group("double") is not None else match.group("single")
+            page.problems.append(Problem(page.name, number, f"includes {'a file' if target is None else repr(target)}"
+                                         " inside a blockquote ('>'), where "
                                          "it is neither read nor run: take the fence out of the blockquote (an "
                                          "admonition, indented by four spaces, works)"))
 
