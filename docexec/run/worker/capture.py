@@ -146,12 +146,18 @@ class TextCapture(io.TextIOBase):
         return False
 
     def write(self, text: str) -> int:
+        self.put(text)
+        return len(text)
+
+    def put(self, text: str) -> str:
+        """Write ``text`` as ``write`` does and return it as written (``shown``): what a print records."""
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         self._checkClosed()
-        if text:
-            self.record(self.shown(text))
-        return len(text)
+        written = self.shown(text) if text else text
+        if written:
+            self.record(written)
+        return written
 
     def shown(self, text: str) -> str:
         """``text`` as this stream writes it: newlines turned as ``newline`` says, encoded with its
@@ -229,13 +235,18 @@ def install_print(capture: Capture, filename: str) -> None:
         target = sys.stdout if file is None else file
         if target is None:  # as Python does: no stream, nothing printed
             return
-        target.write(text)  # a print that raises (a closed stream) is not recorded: it printed nothing
+        # a print that raises (a closed stream) is not recorded: it printed nothing
+        if isinstance(target, TextCapture):
+            written = target.put(text)  # as the stream wrote it, encoded once
+        else:
+            target.write(text)
+            written = text
         if flush:
             target.flush()
         caller = sys._getframe(1)
         if caller.f_code.co_filename == filename:
             shown = target.shown if isinstance(target, TextCapture) else str
-            event: Event = {"p": shown(text)[:MAX_RECORDED], "l": caller.f_lineno}
+            event: Event = {"p": written[:MAX_RECORDED], "l": caller.f_lineno}
             if len(args) != 1 or end not in ("\n", None):  # else its one argument's text is the text
                 event["a"] = [shown(str(arg))[:MAX_PART] for arg in args]
             capture.emit(event)
