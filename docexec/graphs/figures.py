@@ -20,7 +20,7 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from docexec.core.files import remove_unused, write_atomically
+from docexec.core.files import remove_unused, sealed, unsealed, write_atomically
 from docexec.core.problems import Problem
 from docexec.source.snippets import files_under
 
@@ -143,16 +143,6 @@ def find_dot() -> str:
 
 def _key(program: str, dot: str) -> str:
     return hashlib.sha256(f"{program}\0{dot}".encode()).hexdigest()
-
-
-#: What ends a stored drawing: the SHA-256 of its name and of the drawing before it, in a comment,
-#: so that a drawing changed by hand (a label edited), cut short or copied under another name is
-#: drawn again rather than shown.
-_SEAL = "\n<!-- sha256 "
-
-
-def _digest(key: str, svg: str) -> str:
-    return hashlib.sha256(f"{key}\0{svg}".encode()).hexdigest()
 
 
 #: Seconds one ``dot`` process may take (a batch of small graphs takes well under one).
@@ -315,19 +305,18 @@ class Drawings:
         """Whether the drawing ``key`` is in memory, after looking in ``cache_dir``."""
         if key not in self._svg and self.cache_dir is not None:
             try:
-                with open(os.path.join(self.cache_dir, f"{key}.svg"), encoding="utf-8") as handle:
-                    text = handle.read()
+                with open(os.path.join(self.cache_dir, f"{key}.svg"), "rb") as handle:
+                    svg = unsealed(key, handle.read())  # None: cut short, edited or copied from another key
             except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
                 return False
-            svg, _, seal = text.rpartition(_SEAL)
-            if seal.strip() == f"{_digest(key, svg)} -->":  # a half-written, edited or moved file is drawn again
-                self._svg[key] = svg
+            if svg is not None:
+                self._svg[key] = svg.decode("utf-8")
         return key in self._svg
 
     def _keep(self, key: str, svg: str) -> None:
         self._svg[key] = svg
         if self.cache_dir is not None:
-            write_atomically(self.cache_dir / f"{key}.svg", f"{svg}{_SEAL}{_digest(key, svg)} -->\n")
+            write_atomically(self.cache_dir / f"{key}.svg", sealed(key, svg.encode("utf-8")))
 
     def svg(self, dot: str, prefix: str = "fig") -> str:
         """Draw DOT text as an SVG element for inlining in a page.
