@@ -101,6 +101,8 @@ def test_the_site_builds_with_outputs_and_figures(host, tmp_path):
     assert page.count('<span class="filename">Output</span>') >= 8
     assert re.search(r'<figure class="docexec-figure"[^>]*>\n<svg role="img" aria-label="Autograd graph: ', page)
     assert f"PyTorch {PIN}" in page and "<!--docexec-" not in page
+    moved = (root / "site/07-hooks-debugging/index.html").read_text(encoding="utf-8")  # mkdocs.yml's redirects
+    assert re.search(r'http-equiv="refresh" content="0; ?url=\.\./07-hooks/"', moved), moved[:600]
     if (root / "drift.json").is_file():  # the extension puts the notes in on any host; the page needs the hook
         assert '<details class="info docexec-drift"' in (root / "site/04-leaf-tensors/index.html").read_text(
             encoding="utf-8")

@@ -80,7 +80,7 @@ def stdout_of_answer(notebook, index: int) -> str:
 def test_a_figure_cell_draws_every_tensor_the_build_drew_dotted_names_too(results):
     """A figure cell draws again what the page's figure starts from, names given with option draw
     (``critic.weight``, ``w.grad``) included."""
-    notebook = notebook_of(results, ROOT / "docs" / "10-forward-mode.md")
+    notebook = notebook_of(results, ROOT / "docs" / "12-higher-order-gradients.md")
     cells = [c["source"] for c in notebook["cells"] if c["cell_type"] == "code" and "to_dot({" in c["source"]]
     assert any('"w": w, "w.grad": w.grad' in cell for cell in cells), cells
     assert any('"critic.weight": critic.weight, "critic.bias": critic.bias' in cell for cell in cells), cells
@@ -100,7 +100,7 @@ def test_a_notebook_made_without_a_published_address_links_to_no_local_server(re
     record = results.page(CHAPTERS[1].read_text(encoding="utf-8"), f"docs/{CHAPTERS[1].name}")
     text = dumps(chapter_notebook(record, results.results, results.drawings, site_url))
     assert "127.0.0.1" not in text and "localhost" not in text
-    assert f"(../../{CHAPTERS[1].stem}/)" in text and "(../../10-forward-mode/#common-pitfalls)" in text
+    assert f"(../../{CHAPTERS[1].stem}/)" in text and "(../../12-higher-order-gradients/#common-pitfalls)" in text
 
 
 def test_the_drawing_function_is_one_folded_cell_on_every_notebook_and_its_page(results, warm_site):

@@ -45,6 +45,29 @@ def test_home_page_links_every_chapter_and_nothing_missing(site):
     assert "01-computational-graph/" in home
 
 
+def redirect_maps() -> dict[str, str]:
+    """mkdocs.yml's redirects: an old page's source path -> the page it now leads to."""
+    from docexec.source.config import site_config
+
+    plugins = [p for p in site_config(ROOT)["plugins"] if isinstance(p, dict) and "redirects" in p]
+    return plugins[0]["redirects"]["redirect_maps"] if plugins else {}
+
+
+def test_an_old_chapter_address_leads_to_the_chapter_it_became(site):
+    """Chapters split or renumbered keep their old addresses (and their notebook pages'): each
+    holds a redirect to a page of the site, and none hides a page that exists now."""
+    moved = redirect_maps()
+    assert "07-hooks-debugging.md" in moved and "10-forward-mode.md" in moved
+    current = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
+    for old, new in moved.items():
+        assert old not in current and new in current, (old, new)
+        page = site / old.removesuffix(".md") / "index.html"
+        target = re.search(r'http-equiv="refresh" content="0; url=([^"]+)"', page.read_text(encoding="utf-8"))
+        assert target, old
+        lands = (page.parent / target.group(1) / "index.html").resolve()
+        assert lands == site / new.removesuffix(".md") / "index.html", (old, lands)
+
+
 @pytest.mark.parametrize("page", [p.stem for p in chapter_pages()])
 def test_every_example_on_a_chapter_is_followed_by_its_output(site, page):
     source = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
@@ -107,7 +130,7 @@ def test_the_committed_drift_record_gives_its_page_and_a_mark_on_each_changed_ou
 
 def test_a_page_has_at_most_one_version_note_and_it_is_folded(site):
     """However many of a page's outputs the next PyTorch prints differently, one folded note under
-    its title lists them (chapter 10: sixteen, fifteen of them one warning, shown once)."""
+    its title lists them (chapter 11: one warning shared by many of its outputs, shown once)."""
     counts = {}
     for page in sorted(site.glob("*/index.html")):
         html = page.read_text(encoding="utf-8")
@@ -517,10 +540,9 @@ def test_a_notebook_page_marks_its_chapter_in_the_navigation_and_nothing_else(si
 
 def test_notebook_pages_links_lead_to_their_headings_and_the_title_keeps_its_code(site):
     """Every entry of a notebook page's table of contents, and every link of its text to a section,
-    points to a heading on the page (headings with inline code included: ch09's "Did `grad` leave a
+    points to a heading on the page (headings with inline code included: ch10's "Did `grad` leave a
     graph?"), and the title keeps its code."""
-    pages = sorted((site / "notebooks").glob("*/index.html"))
-    assert len(pages) == len(chapter_pages())
+    pages = [site / "notebooks" / chapter.stem / "index.html" for chapter in chapter_pages()]
     for page in pages:
         html = page.read_text(encoding="utf-8")
         found = re.findall(r'<h[1-6] id="([^"]*)"', html)
@@ -531,9 +553,9 @@ def test_notebook_pages_links_lead_to_their_headings_and_the_title_keeps_its_cod
         # the chapter's own links to its sections, copied into the notebook, lead somewhere too
         links = set(re.findall(r'<a href="#([^"]+)">', html))  # the text's (the contents' have a class)
         assert len(links) > 3 and links <= ids, f"{page}: {sorted(links - ids)}"
-    torch_func = (site / "notebooks/09-torch-func/index.html").read_text(encoding="utf-8")
-    assert "<title>09 · Functional autograd with torch.func (notebook)" in torch_func
-    assert "Back to the chapter: 09 · Functional autograd with <code>torch.func</code></a>" in torch_func
+    torch_func = (site / "notebooks/10-torch-func/index.html").read_text(encoding="utf-8")
+    assert "<title>10 · Functional autograd with torch.func (notebook)" in torch_func
+    assert "Back to the chapter: 10 · Functional autograd with <code>torch.func</code></a>" in torch_func
 
 
 def test_every_figure_on_every_page_has_a_text_alternative(site):
