@@ -311,3 +311,24 @@ def test_a_snippet_that_kills_the_worker_takes_no_other_snippet_past_its_end(tmp
     assert "while it ran this example and snippets/k/a_sleeps.py" in killer.failure.message
     assert not sleeper.ok and "one of them may end its parent process" in sleeper.failure.message
     assert_ends(int(pid_file.read_text()), "a snippet of the killed worker still runs")
+
+
+def test_figures_of_names_that_differ_in_punctuation_or_accents_get_ids_of_their_own(tmp_path):
+    """``a-b.py`` and ``a_b.py``, ``é.py`` and ``è.py`` on one page: every element id stays unique, so a
+    later figure's link and the drawings' own ids each point at their own figure."""
+    import re
+    from collections import Counter
+
+    root = copy_site(tmp_path)
+    shutil.copytree(FIXTURES / "figures", root / "snippets/figures")
+    chapter = root / "docs/01-computational-graph.md"
+    includes = "".join(f'\n```python\n--8<-- "figures/{name}"\n```\n' for name in ("a-b.py", "a_b.py", "é.py", "è.py"))
+    chapter.write_text(chapter.read_text(encoding="utf-8") + includes, encoding="utf-8")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(root))
+    for command in (["-m", "docexec", "fix"], ["-m", "mkdocs", "build", "--strict"]):
+        proc = subprocess.run([sys.executable, *command], cwd=root, env=env, capture_output=True, text=True)
+        assert proc.returncode == 0, (proc.stdout + proc.stderr)[-2000:]
+    page = (root / "site/01-computational-graph/index.html").read_text(encoding="utf-8")
+    assert page.count('<figure class="docexec-figure"') >= 4
+    repeated = [name for name, n in Counter(re.findall(r'\bid="([^"]+)"', page)).items() if n > 1]
+    assert repeated == []

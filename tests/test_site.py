@@ -517,7 +517,7 @@ def test_each_chapter_has_the_key_once_and_no_figure_twice(site):
         assert len(bodies) == len(set(bodies)), f"{page.stem} draws one graph twice"
     first = (site / "01-computational-graph/index.html").read_text(encoding="utf-8")
     assert ('The graph behind the tensors of <code>next_functions.py</code> is the one drawn above for '
-            '<a href="#fig-computational-graph-graph-build-py-figure"><code>graph_build.py</code></a>') in first
+            '<a href="#fig-computational-graph-graph-build-py-70fcf1-figure"><code>graph_build.py</code></a>') in first
 
 
 def test_captions_say_what_each_figure_shows(site):

@@ -9,6 +9,7 @@ or draws: the caller passes the results and the drawings.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from dataclasses import dataclass
 from html import escape, unescape
@@ -192,8 +193,11 @@ def legend_html(drawing: str) -> str:
 
 
 def slug(name: str) -> str:
-    """The id prefix of a figure drawn for ``name`` (a snippet or DOT path)."""
-    return "fig-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    """The id prefix of a figure drawn for ``name`` (a snippet or DOT path): its letters and digits,
+    for a reader of the address, and a short hash of the name itself, because letters and digits
+    alone read alike for ``a-b.py`` and ``a_b.py``, ``é.py`` and ``è.py``, ``a/b_c.py`` and ``a-b/c.py``."""
+    readable = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return f"fig-{readable}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:6]}"
 
 
 #: Reading speed used for the estimate under each chapter title (words per minute); code counts
