@@ -351,7 +351,7 @@ def test_a_worker_killed_by_its_snippet_leaves_no_sub_worker_waiting_for_a_slot(
     answered: list = []
 
     def run() -> None:
-        answered.append(run_snippets(tmp_path, snippets, jobs=1, worker=worker,
+        answered.append(run_snippets(tmp_path, snippets, jobs=1, worker=worker, again=False,
                                      needs={"snippets/k/in_a_sub_worker.py": ["slow_import"]}))
 
     thread = threading.Thread(target=run, daemon=True)

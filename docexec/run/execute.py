@@ -7,6 +7,7 @@ snippet (see ``docexec.run.worker`` for why).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import queue
@@ -136,6 +137,7 @@ def run_snippets(
     worker: Worker | None = None,
     on_result: Callable[[RunResult], None] | None = None,
     keep: bool = False,
+    again: bool = True,
 ) -> dict[str, RunResult]:
     """Execute snippets, each isolated in its own process, torch imported once for all of them.
 
@@ -159,6 +161,9 @@ def run_snippets(
             raises, the worker is stopped and the exception propagates.
         keep: leave the worker running, ready for the next request (``mkdocs serve``: an edited
             example then costs a fork, not an import of torch); else it ends after this one.
+        again: when the worker dies (an example killed it; not Ctrl-C), run once more, in a
+            worker of their own, the examples it had not started (together) and those it ran beside the
+            one to blame (one at a time): one bad example does not fail the others.
 
     Returns:
         A dict from path to ``RunResult``, in the order of ``paths``.
@@ -182,8 +187,29 @@ def run_snippets(
         worker.wait()
     missing = [p for p in paths if p not in results]
     if not done or missing:
-        _account_for(worker, missing, results, started, done, on_result)
+        lost = _account_for(worker, missing, started | set(results), done)
+        if again and worker.poll() not in (128 + signal.SIGINT, -signal.SIGINT):  # not after Ctrl-C
+            rerun = functools.partial(run_snippets, root, jobs=jobs, timeout=timeout, memory_mb=memory_mb,
+                                      options=options, python=python, needs=needs, again=False)
+            lost.update(_run_again(rerun, lost, started))
+        for path in missing:
+            results[path] = lost[path]
+            if on_result is not None:
+                on_result(results[path])
     return {p: results[p] for p in paths}
+
+
+def _run_again(rerun: Callable[[list[str]], dict[str, RunResult]], lost: dict[str, RunResult],
+               started: set[str]) -> dict[str, RunResult]:
+    """The examples a dead worker left without a result, run again by ``rerun``: those it never
+    started in one worker, those it was running (one of them is to blame) each in a worker of its own."""
+    waiting = [path for path in lost if path not in started]
+    running = [path for path in lost if path in started]
+    found = rerun(waiting) if waiting else {}
+    if len(running) > 1:
+        for path in running:
+            found.update(rerun([path]))
+    return found
 
 
 def _request(root: Path, paths: list[str], jobs: int | None, timeout: float, memory_mb: float | None,
@@ -202,8 +228,7 @@ def _request(root: Path, paths: list[str], jobs: int | None, timeout: float, mem
     )
 
 
-def _account_for(worker: Worker, missing: list[str], results: dict[str, RunResult], started: set, done: bool,
-                 on_result: Callable[[RunResult], None] | None) -> None:
+def _account_for(worker: Worker, missing: list[str], started: set, done: bool) -> dict[str, RunResult]:
     """The worker ended without answering for ``missing``: if it died, each of them fails, saying why.
 
     Raises:
@@ -214,14 +239,11 @@ def _account_for(worker: Worker, missing: list[str], results: dict[str, RunResul
     status, tail = worker.poll(), worker.stderr_tail()
     if done:
         raise ExecutionError(f"the snippet worker did not answer for {', '.join(missing)}")
-    if not started and not results:  # it ended before running anything: it cannot run (no torch, say)
+    if not started:  # it ended before running anything: it cannot run (no torch, say)
         raise ExecutionError(f"the snippet worker exited with status {status} before running any snippet"
                              + (f": {tail}" if tail else ""))
-    running = started - set(results)
-    for path in missing:  # the worker died: each snippet it did not answer for fails, saying why
-        results[path] = _lost(path, running, status, tail)
-        if on_result is not None:
-            on_result(results[path])
+    running = started & set(missing)  # the worker died: each snippet it did not answer for fails, saying why
+    return {path: _lost(path, running, status, tail) for path in missing}
 
 
 def _collect(worker: Worker, on_result: Callable[[RunResult], None] | None) -> tuple[dict, set, bool]:

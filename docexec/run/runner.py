@@ -268,8 +268,9 @@ class Runner:
                          on_result=keep, keep=True)
             if self._stopping:
                 raise ExecutionError("the run was stopped")
-            # kept, with torch imported: the next run (mkdocs serve) forks at once
-            self._workers.kept = self._workers.running
+            # kept, with torch imported: the next run (mkdocs serve) forks at once; not one an example ended
+            if self._workers.running is not None and self._workers.running.poll() is None:
+                self._workers.kept = self._workers.running
             self._prune(every, keys)
         except BaseException as exc:  # noqa: BLE001 - handed to whoever waits
             failure = ExecutionError("the run was stopped") if self._stopping else exc
