@@ -124,7 +124,9 @@ class TextCapture(io.TextIOBase):
         if newline not in (None, "", "\n", "\r", "\r\n"):
             raise ValueError(f"illegal newline value: {newline}")
         if encoding is not None:
-            codecs.lookup(encoding)  # LookupError for an unknown encoding, as Python raises
+            # LookupError for an unknown encoding or one that is not text (what io.TextIOWrapper checks)
+            if not codecs.lookup(encoding)._is_text_encoding:
+                raise LookupError(f"{encoding!r} is not a text encoding; use codecs.open() to handle arbitrary codecs")
             self._encoding = encoding
             self._errors = "strict" if errors is None else errors
         elif errors is not None:
