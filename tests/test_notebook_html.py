@@ -135,6 +135,18 @@ def test_a_broken_cache_file_is_converted_again(tmp_path):
     assert (tmp_path / "cache" / sheet).is_file()
 
 
+def test_a_cached_page_edited_by_hand_is_converted_again(tmp_path):
+    """A kept page carries a seal of its name and bytes (``core.files.sealed``), as the other caches'
+    files do: a page changed in the cache never reaches the site."""
+    notebook(tmp_path / "n.ipynb", "First")
+    NotebookPages(tmp_path / "cache").html(tmp_path / "n.ipynb")
+    (cached,) = (tmp_path / "cache").glob("*.json")
+    cached.write_bytes(cached.read_bytes().replace(b"First", b"Forged"))
+    again = NotebookPages(tmp_path / "cache")
+    shown = again.html(tmp_path / "n.ipynb").content
+    assert "First" in shown and "Forged" not in shown and again.converted == 1
+
+
 @pytest.mark.parametrize("cached", [True, False])
 def test_the_builds_process_never_imports_nbconvert_and_starts_a_converter_only_to_convert(tmp_path, cached):
     notebook(tmp_path / "n.ipynb", "First")

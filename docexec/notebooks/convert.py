@@ -18,7 +18,7 @@ from html import escape, unescape
 from pathlib import Path
 
 from docexec.core import compat
-from docexec.core.files import write_atomically
+from docexec.core.files import sealed, write_atomically
 from docexec.notebooks.notebook_html import NotebookError, NotebookHtml, page_name, split_stylesheet
 from docexec.pages.render import figure_html, labelled
 
@@ -254,7 +254,8 @@ def _write_page(made: NotebookHtml, out: Path) -> None:
         sheet = out.parent / stylesheet
         if not sheet.is_file() or sheet.read_bytes() != css.encode():
             write_atomically(sheet, css)
-    write_atomically(out, json.dumps({**made.__dict__, "content": content, "stylesheet": stylesheet}))
+    page = json.dumps({**made.__dict__, "content": content, "stylesheet": stylesheet}).encode()
+    write_atomically(out, sealed(out.name, page))  # read back by notebook_html._read, which checks the seal
 
 
 def main() -> None:

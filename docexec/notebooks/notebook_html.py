@@ -47,7 +47,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
-from docexec.core.files import IMPORT_DIR, remove_unused
+from docexec.core.files import IMPORT_DIR, remove_unused, unsealed
 
 #: The module the converting process runs: the rest of the converting code.
 CONVERT = Path(__file__).with_name("convert.py")
@@ -125,9 +125,11 @@ def _converting_code() -> bytes:
 
 
 def _read(path: Path) -> NotebookHtml | None:
-    """The page kept in the file ``path``, or None if it is absent or broken (converted again)."""
+    """The page kept in the file ``path``, or None if it is absent, broken or no longer matches its
+    seal (``core.files.sealed``: changed by hand, or copied under another name): converted again."""
     try:
-        return NotebookHtml(**json.loads(path.read_text(encoding="utf-8")))
+        page = unsealed(path.name, path.read_bytes())
+        return NotebookHtml(**json.loads(page)) if page is not None else None
     except (OSError, ValueError, TypeError):
         return None
 
