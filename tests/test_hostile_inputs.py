@@ -345,3 +345,16 @@ def test_a_tensor_whose_grad_fn_raises_is_left_out_of_the_figure_not_the_build(t
     assert result.ok, result.failure
     assert result.output == as_python_runs(root / "snippets/figures/grad_fn_raises.py")
     assert result.graph and "SumBackward0" in result.graph.dot and "guarded" not in result.graph.dot
+
+
+def test_output_written_straight_to_the_file_descriptor_is_capped_as_print_output_is(tmp_path):
+    """20 MB through ``os.write(1, ...)``: recorded up to ``MAX_RECORDED`` characters, the rest
+    counted (the note under the output says how much), as for ``print``; not 20 MB in the run's
+    result and its cache entry."""
+    from docexec.run.protocol import MAX_RECORDED
+
+    root = copy_fixtures(tmp_path, "streams")
+    result = run_all(root, cache=False, paths=["snippets/streams/os_write_big.py"]).runs[
+        "snippets/streams/os_write_big.py"]
+    assert result.ok, result.failure
+    assert len(result.output) == MAX_RECORDED and result.dropped == 20_000_005 - MAX_RECORDED

@@ -127,6 +127,9 @@ class Request:
 #: The line the worker writes when it has reported every snippet of a request (it then reads the
 #: next request, or ends when its input does).
 DONE = '{"done": true}'
+#: Characters of a snippet's output recorded, whether written by print or straight to its file
+#: descriptors; what is written beyond is counted, not kept (the page cuts far earlier).
+MAX_RECORDED = 16_000_000
 
 
 class Event(TypedDict, total=False):
@@ -218,6 +221,7 @@ def read_events(events_path: str, raw_path: str) -> tuple[list[Event], End | Non
             else:
                 events.append(event)
     drained = max((event.get("raw_end", 0) for event in events), default=0)
-    with open(raw_path, "rb") as handle:
-        raw = handle.read()[drained:].decode("utf-8", "replace")
+    with open(raw_path, "rb") as handle:  # what the snippet wrote after its last Python-level write
+        handle.seek(drained)
+        raw = handle.read(MAX_RECORDED).decode("utf-8", "replace")
     return events, end, raw

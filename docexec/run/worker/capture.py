@@ -12,11 +12,8 @@ import os
 import sys
 
 from docexec.core.records import MAX_PART
-from docexec.run.protocol import Event
+from docexec.run.protocol import MAX_RECORDED, Event
 from docexec.source.claims import ADDRESS_LIKE
-
-#: Output a snippet may write before the rest is counted but no longer recorded (characters).
-MAX_RECORDED = 16_000_000
 
 
 class Capture:
@@ -44,14 +41,18 @@ class Capture:
             data = data[os.write(self.events_fd, data):]
 
     def drain_raw(self, line: int) -> None:
-        """Turn what C code wrote to file descriptors 1 and 2 since the last look into an event,
-        so that it keeps its place among the Python-level writes."""
+        """Turn what C code (or ``os.write``) wrote to file descriptors 1 and 2 since the last look
+        into an event, so that it keeps its place among the Python-level writes; counted against
+        ``MAX_RECORDED`` as they are."""
         size = os.fstat(self.raw_fd).st_size
         if size > self.raw_offset:
-            data = os.pread(self.raw_fd, size - self.raw_offset, self.raw_offset)
-            self.raw_offset += len(data)
-            self.note_numbers(data.decode("utf-8", "replace"))
-            self.emit({"o": data.decode("utf-8", "replace"), "l": line, "raw_end": self.raw_offset})
+            room = max(0, MAX_RECORDED - self.kept)
+            text = os.pread(self.raw_fd, min(size - self.raw_offset, room), self.raw_offset).decode("utf-8", "replace")
+            self.kept += len(text)
+            self.dropped += size - self.raw_offset - min(size - self.raw_offset, room)
+            self.raw_offset = size
+            self.note_numbers(text)
+            self.emit({"o": text, "l": line, "raw_end": self.raw_offset})
 
     def output(self, text: str, line: int, stream: str) -> None:
         """Record ``text`` written to ``stream`` while snippet line ``line`` ran (up to ``MAX_RECORDED``)."""
