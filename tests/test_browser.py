@@ -462,6 +462,15 @@ def test_no_page_is_longer_on_a_phone_than_its_lesson_needs(visits):
     assert too_long == [], "split the chapter where it holds two lessons, or shorten it"
 
 
+def test_an_old_link_to_a_section_of_a_split_chapter_lands_on_that_section(browser, base_url):
+    """The old address redirects to the chapter that kept its name, keeping the #section; the section
+    moved to the next chapter, and moved-sections.js sends the reader on there."""
+    context, page, _ = open_page(browser, base_url + "07-hooks-debugging/#checking-a-backward-with-gradcheck",
+                                 "light")
+    page.wait_for_url("**/08-debugging-gradients/#checking-a-backward-with-gradcheck", timeout=10_000)
+    context.close()
+
+
 def test_every_chapter_and_notebook_page_is_measured(visits):
     assert len(reader_pages(visits)) == len(VISITS) * (len(CHAPTERS) + len(NOTEBOOKS))
     if TAKE_SHOTS:

@@ -68,6 +68,21 @@ def test_an_old_chapter_address_leads_to_the_chapter_it_became(site):
         assert lands == site / new.removesuffix(".md") / "index.html", (old, lands)
 
 
+def test_every_moved_section_is_where_its_old_link_is_sent(site):
+    """javascripts/moved-sections.json: each id is no longer on the page an old link lands on (else
+    the script never looks), and the address it sends that link to holds the section now."""
+    import json
+
+    moved = json.loads((ROOT / "docs/javascripts/moved-sections.json").read_text(encoding="utf-8"))
+    assert moved
+    for page, sections in moved.items():
+        ids = set(re.findall(r'\bid="([^"]+)"', (site / page / "index.html").read_text(encoding="utf-8")))
+        for old, new in sections.items():
+            target, _, section = new.partition("#")
+            assert old not in ids, (page, old)
+            assert f'id="{section}"' in (site / target / "index.html").read_text(encoding="utf-8"), (page, old, new)
+
+
 @pytest.mark.parametrize("page", [p.stem for p in chapter_pages()])
 def test_every_example_on_a_chapter_is_followed_by_its_output(site, page):
     source = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
