@@ -181,9 +181,7 @@ def on_files(files, config):
         build.runner.start(first=[path for page in build.notebooks.values() for path in page.snippets])
     if build.drift is not None:
         files.append(File.generated(config, drift_page.PAGE, content=drift_page.page_markdown(build.drift, pages)))
-        entry = {f"What changes in PyTorch {build.drift.torch}": drift_page.PAGE}
-        if config.nav is not None and entry not in config.nav:
-            config.nav.append(entry)
+        _add_to_nav(config.nav, {f"What changes in PyTorch {build.drift.torch}": drift_page.PAGE})
     out = _root(config) / NOTEBOOK_CACHE
     for name in build.notebooks:  # last, in the chapters' order: the order their snippets run in
         files.append(NotebookFile(name, src_dir=str(out), dest_dir=config.site_dir,
@@ -191,6 +189,15 @@ def on_files(files, config):
     build.notebook_jobs = NotebookJobs(build.runner, build.drawings, build.notebook_pages, config.site_url or "")
     build.notebook_jobs.start({name: (page, out / name) for name, page in build.notebooks.items()})
     return files
+
+
+def _add_to_nav(nav: list | None, entry: dict) -> None:
+    """Add ``entry`` to the nav's "For authors" section (at the end of the nav without one), once."""
+    if nav is None:
+        return
+    section = next((item["For authors"] for item in nav if isinstance(item, dict) and "For authors" in item), nav)
+    if entry not in section:
+        section.append(entry)
 
 
 def on_pre_page(page, config, files):
