@@ -605,3 +605,48 @@ def test_a_first_use_of_torch_func_shows_what_it_warns_even_after_the_worker_imp
     code = "from docexec.run.worker import preload; print(preload._warm_imports())"
     silent = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert silent.stdout == "True\n"  # under the default filters: the worker keeps them
+
+
+KILLS_THE_WORKER = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
+
+
+def test_after_two_killers_every_other_example_passes_on_the_interpreter_of_the_run(tmp_path):
+    """Two examples that kill their worker, four that print the interpreter they run on: run again
+    as often as a killer among them ends a worker, the four pass, on the worker's interpreter (the
+    one ``make drift`` gives), and each killer is blamed alone."""
+    python = tmp_path / "python"  # an interpreter of its own: it marks what runs under it
+    python.write_text(f'#!/bin/sh\nRUN_ON=wrapper exec {sys.executable} "$@"\n')
+    python.chmod(0o755)
+    write_snippets(tmp_path, {"snippets/k/kill.py": KILLS_THE_WORKER, "snippets/k/z_kill.py": KILLS_THE_WORKER,
+                              **{f"snippets/k/ok_{n}.py": "import os\nprint(os.environ.get('RUN_ON'))\n"
+                                 for n in "abcd"}})
+    paths = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "snippets/k").glob("*.py"))
+    results = run_snippets(tmp_path, paths, jobs=2, python=str(python))
+    for name in ("kill.py", "z_kill.py"):
+        assert results[f"snippets/k/{name}"].failure.message.endswith("while it ran this example; it may end its "
+                                                                     "parent process"), results[f"snippets/k/{name}"]
+    for n in "abcd":
+        result = results[f"snippets/k/ok_{n}.py"]
+        assert result.ok and result.output == "wrapper\n", result
+
+
+def test_a_run_the_build_stops_is_not_run_again(tmp_path):
+    """``stop_worker`` (a cancelled run: ``Runner.cancel``, a failed build) ends the worker: what it
+    had not run is reported as not run, never started again in a worker the build cannot see."""
+    import threading
+
+    from docexec.run.execute import start_worker, stop_worker
+
+    write_snippets(tmp_path, {f"snippets/s/{n}.py": f"import time\nopen({str(tmp_path / n)!r}, 'w').close()\n"
+                              "time.sleep(3)\n" for n in "abc"})
+    worker = start_worker(tmp_path)
+    answered: list = []
+    thread = threading.Thread(target=lambda: answered.append(
+        run_snippets(tmp_path, [f"snippets/s/{n}.py" for n in "abc"], jobs=1, worker=worker)), daemon=True)
+    thread.start()
+    assert _wait_until(lambda: (tmp_path / "a").exists(), 120)
+    stop_worker(worker)
+    thread.join(60)
+    time.sleep(1)
+    assert not thread.is_alive() and not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
+    assert all(not result.ok for result in answered[0].values())

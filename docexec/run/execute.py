@@ -42,6 +42,7 @@ class Worker:
     def __init__(self, proc: subprocess.Popen, python: str = sys.executable):
         self.proc = proc
         self.python = python
+        self.stopped = False  # stop_worker ended it (the build cancelled its run), not a snippet
         self.lines: queue.Queue[str | None] = queue.Queue()  # its report lines; None once it ended
         self.stderr: list[str] = []
         self._readers = [threading.Thread(target=self._read_reports, daemon=True),
@@ -187,10 +188,12 @@ def run_snippets(
         worker.wait()
     missing = [p for p in paths if p not in results]
     if not done or missing:
+        # a snippet ended the worker: not the build stopping its run, nor Ctrl-C (which also ends the build)
+        by_a_snippet = not worker.stopped and worker.poll() not in (128 + signal.SIGINT, -signal.SIGINT)
         lost = _account_for(worker, missing, started | set(results), done)
-        if again and worker.poll() not in (128 + signal.SIGINT, -signal.SIGINT):  # not after Ctrl-C
+        if again and by_a_snippet:
             rerun = functools.partial(run_snippets, root, jobs=jobs, timeout=timeout, memory_mb=memory_mb,
-                                      options=options, python=python, needs=needs, again=False)
+                                      options=options, python=worker.python, needs=needs)
             lost.update(_run_again(rerun, lost, started))
         for path in missing:
             results[path] = lost[path]
@@ -202,13 +205,15 @@ def run_snippets(
 def _run_again(rerun: Callable[[list[str]], dict[str, RunResult]], lost: dict[str, RunResult],
                started: set[str]) -> dict[str, RunResult]:
     """The examples a dead worker left without a result, run again by ``rerun``: those it never
-    started in one worker, those it was running (one of them is to blame) each in a worker of its own."""
+    started in one worker (which runs again what a next killer among them leaves: each round takes at
+    least the examples it was running out), those it was running (one of them is to blame) each in a
+    worker of its own, not run again if that one dies too."""
     waiting = [path for path in lost if path not in started]
     running = [path for path in lost if path in started]
     found = rerun(waiting) if waiting else {}
     if len(running) > 1:
         for path in running:
-            found.update(rerun([path]))
+            found.update(rerun([path], again=False))
     return found
 
 
@@ -286,6 +291,7 @@ def _lost(path: str, running: set[str], status: int | None, tail: str) -> RunRes
 def stop_worker(worker: Worker, grace: float = 5.0) -> None:
     """End the worker: SIGTERM first, on which it stops its snippets and sub-workers
     (``docexec.run.worker.pool.stop_everything``), then SIGKILL if it has not ended after ``grace`` seconds."""
+    worker.stopped = True
     try:
         worker.send_signal(signal.SIGTERM)
         worker.wait(grace)
