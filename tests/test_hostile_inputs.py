@@ -15,7 +15,7 @@ import pytest
 
 from docexec.run.runner import Runner
 
-from .conftest import ROOT, run_all
+from .conftest import ROOT, run_all, write_snippets
 from .test_execute import assert_ends
 from .test_hosts import build, copy_site
 
@@ -321,7 +321,9 @@ def test_figures_of_names_that_differ_in_punctuation_or_accents_get_ids_of_their
     from collections import Counter
 
     root = copy_site(tmp_path)
-    shutil.copytree(FIXTURES / "figures", root / "snippets/figures")
+    (root / "snippets/figures").mkdir()
+    for name in ("a-b.py", "a_b.py", "é.py", "è.py"):
+        shutil.copy2(FIXTURES / "figures" / name, root / "snippets/figures" / name)
     chapter = root / "docs/01-computational-graph.md"
     includes = "".join(f'\n```python\n--8<-- "figures/{name}"\n```\n' for name in ("a-b.py", "a_b.py", "é.py", "è.py"))
     chapter.write_text(chapter.read_text(encoding="utf-8") + includes, encoding="utf-8")
@@ -336,14 +338,16 @@ def test_figures_of_names_that_differ_in_punctuation_or_accents_get_ids_of_their
 
 
 
-def test_a_tensor_whose_grad_fn_raises_is_left_out_of_the_figure_not_the_build(tmp_path):
-    """A tensor subclass whose ``grad_fn`` property raises: ``python file.py`` never reads it, so the
-    example passes and its figure draws the other tensors."""
+@pytest.mark.parametrize("name", ["grad_fn_raises.py", "grad_raises.py", "shape_raises.py",
+                                  "torch_function_prints.py"])
+def test_a_tensor_subclass_the_figure_cannot_read_is_left_out_of_it_not_the_build(tmp_path, name):
+    """Tensor subclasses whose ``grad_fn``, ``grad`` or ``shape`` raises, or whose ``__torch_function__``
+    prints: ``python file.py`` never draws them, so the example passes with Python's output and its
+    figure draws the other tensors (a subclass's own code does not run while the figure is drawn)."""
     root = copy_fixtures(tmp_path, "figures")
-    result = run_all(root, cache=False, paths=["snippets/figures/grad_fn_raises.py"]).runs[
-        "snippets/figures/grad_fn_raises.py"]
+    result = run_all(root, cache=False, paths=[f"snippets/figures/{name}"]).runs[f"snippets/figures/{name}"]
     assert result.ok, result.failure
-    assert result.output == as_python_runs(root / "snippets/figures/grad_fn_raises.py")
+    assert result.output == as_python_runs(root / f"snippets/figures/{name}")
     assert result.graph and "SumBackward0" in result.graph.dot and "guarded" not in result.graph.dot
 
 
@@ -358,3 +362,29 @@ def test_output_written_straight_to_the_file_descriptor_is_capped_as_print_outpu
         "snippets/streams/os_write_big.py"]
     assert result.ok, result.failure
     assert len(result.output) == MAX_RECORDED and result.dropped == 20_000_005 - MAX_RECORDED
+
+
+def test_the_output_limit_counts_characters_wherever_they_were_written(tmp_path):
+    """Past ``MAX_RECORDED`` characters, what print and ``os.write`` add is counted, not kept: in
+    characters, two-byte ones too (none cut in half), and a crash's last words only up to the limit."""
+    from docexec.run.protocol import MAX_RECORDED
+
+    write_snippets(tmp_path, {
+        "snippets/w/multibyte.py": """
+            import os
+            print("a" * 8_000_000)
+            os.write(1, ("é" * 9_000_000).encode())
+            print("done")
+            """,
+        "snippets/w/crash_tail.py": """
+            import os
+            import signal
+            print("x" * 15_999_999)
+            os.write(1, b"y" * 30_000_000)
+            os.kill(os.getpid(), signal.SIGKILL)
+            """})
+    runs = run_all(tmp_path, cache=False).runs
+    multibyte, crash = runs["snippets/w/multibyte.py"], runs["snippets/w/crash_tail.py"]
+    assert multibyte.ok and len(multibyte.output) == MAX_RECORDED and "\ufffd" not in multibyte.output
+    assert multibyte.dropped == 8_000_001 + 9_000_000 + 5 - MAX_RECORDED
+    assert not crash.ok and len(crash.output) == MAX_RECORDED

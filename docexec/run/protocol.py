@@ -221,7 +221,8 @@ def read_events(events_path: str, raw_path: str) -> tuple[list[Event], End | Non
             else:
                 events.append(event)
     drained = max((event.get("raw_end", 0) for event in events), default=0)
-    with open(raw_path, "rb") as handle:  # what the snippet wrote after its last Python-level write
+    kept = sum(len(event.get("o", "")) for event in events)
+    with open(raw_path, "rb") as handle:  # what the snippet wrote after its last look (a crash's last words)
         handle.seek(drained)
-        raw = handle.read(MAX_RECORDED).decode("utf-8", "replace")
+        raw = handle.read(max(0, MAX_RECORDED - kept)).decode("utf-8", "replace")  # bytes: no more characters
     return events, end, raw

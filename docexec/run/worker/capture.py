@@ -8,6 +8,7 @@ import builtins
 import codecs
 import io
 import json
+import locale
 import os
 import sys
 
@@ -24,6 +25,7 @@ class Capture:
         self.events_fd = events_fd
         self.raw_fd = raw_fd  # read end of the raw output file
         self.raw_offset = 0
+        self.raw_decoder = codecs.getincrementaldecoder("utf-8")("replace")  # a character may span two looks
         self.line = 0  # the snippet line of the last Python-level write
         self.kept = 0
         self.dropped = 0
@@ -46,13 +48,26 @@ class Capture:
         ``MAX_RECORDED`` as they are."""
         size = os.fstat(self.raw_fd).st_size
         if size > self.raw_offset:
-            room = max(0, MAX_RECORDED - self.kept)
-            text = os.pread(self.raw_fd, min(size - self.raw_offset, room), self.raw_offset).decode("utf-8", "replace")
-            self.kept += len(text)
-            self.dropped += size - self.raw_offset - min(size - self.raw_offset, room)
-            self.raw_offset = size
+            text = self._read_raw(size)
             self.note_numbers(text)
             self.emit({"o": text, "l": line, "raw_end": self.raw_offset})
+
+    def _read_raw(self, size: int) -> str:
+        """The raw output up to byte ``size`` as text, as much as ``MAX_RECORDED`` leaves room for; the
+        characters past it are counted in ``dropped``, read a MiB at a time and not kept."""
+        kept = []
+        while self.raw_offset < size:
+            room = MAX_RECORDED - self.kept
+            data = os.pread(self.raw_fd, min(size - self.raw_offset, max(room, 1 << 20)), self.raw_offset)
+            if not data:
+                break
+            self.raw_offset += len(data)
+            text = self.raw_decoder.decode(data)
+            if room > 0:
+                kept.append(text[:room])
+            self.kept += min(max(room, 0), len(text))
+            self.dropped += max(0, len(text) - max(room, 0))
+        return "".join(kept)
 
     def output(self, text: str, line: int, stream: str) -> None:
         """Record ``text`` written to ``stream`` while snippet line ``line`` ran (up to ``MAX_RECORDED``)."""
@@ -124,6 +139,8 @@ class TextCapture(io.TextIOBase):
         self._checkClosed()
         if newline not in (None, "", "\n", "\r", "\r\n"):
             raise ValueError(f"illegal newline value: {newline}")
+        if encoding == "locale":  # Python 3.11's name for the locale's encoding
+            encoding = locale.getencoding()
         if encoding is not None:
             # LookupError for an unknown encoding or one that is not text (what io.TextIOWrapper checks)
             if not codecs.lookup(encoding)._is_text_encoding:
