@@ -298,24 +298,56 @@ def _emit_graph(capture: Capture, namespace: dict, display: str, recorder: Recor
     """Draw the graph the snippet's named tensors (or those its option ``draw`` names) hold when it
     finishes (``docexec.graphs.graph``), with a tooltip on every box and what ``recorder`` noted
     (``docexec.graphs.teach``); return the snippet's end: ok, or the error drawing it raised (a name
-    of ``draw`` that holds no tensor: at the option's line)."""
+    of ``draw`` that holds no tensor: at the option's line). Tensor subclasses' own code does not run
+    while it draws (``__torch_function__`` could print into the output), and a tensor that cannot be
+    drawn alone (a subclass whose ``shape`` raises, say) is left out, since ``python file.py`` never
+    draws it."""
+    import torch
+
+    from docexec.graphs import graph
+
+    with torch._C.DisableTorchFunctionSubclass():
+        try:
+            tensors = graph.chosen_tensors(namespace, limits.draw) if limits.draw else graph.named_tensors(namespace)
+        except graph.DrawError as exc:
+            return error_end("Options", str(exc), limits.draw_line)
+        try:
+            _draw(capture, tensors, namespace, display, recorder)
+        except Exception as exc:  # noqa: BLE001 - said as the snippet's failure, with the reason
+            drawable = {name: tensor for name, tensor in tensors.items() if _draws_alone(name, tensor)}
+            try:
+                if len(drawable) == len(tensors) or limits.draw:
+                    raise
+                _draw(capture, drawable, namespace, display, recorder)
+            except Exception:  # noqa: BLE001 - the first error is the one to report
+                return error_end(type(exc).__name__, f"drawing the graph the snippet left failed: {exc}", 0)
+    return {"status": "ok"}
+
+
+def _draw(capture: Capture, tensors: dict, namespace: dict, display: str, recorder: Recorder | None) -> None:
+    """Emit the figure of ``tensors`` (nothing when they hold no graph and took no part in one)."""
     from docexec.graphs import graph, teach
 
+    facts = recorder.facts_about(tensors) if recorder is not None else None
+    took_part = any(t.grad_fn is None and t.requires_grad and t.grad is not None for t in tensors.values())
+    if graph.has_graph(tensors) or took_part:
+        words = "; ".join(filter(None, [graph.describe(tensors), teach.in_words(tensors, facts)]))
+        notes = teach.notes(tensors, facts, teach.parameter_names(namespace))
+        capture.emit({"graph": {"dot": graph.to_dot(tensors, notes=notes), "alt": words,
+                                "caption": teach.caption(display, tensors, facts)}})
+
+
+def _draws_alone(name: str, tensor) -> bool:
+    """Whether ``tensor`` can be drawn and described on its own."""
+    from docexec.graphs import graph
+
     try:
-        tensors = graph.chosen_tensors(namespace, limits.draw) if limits.draw else graph.named_tensors(namespace)
-    except graph.DrawError as exc:
-        return error_end("Options", str(exc), limits.draw_line)
-    try:
-        facts = recorder.facts_about(tensors) if recorder is not None else None
-        took_part = any(t.grad_fn is None and t.requires_grad and t.grad is not None for t in tensors.values())
-        if graph.has_graph(tensors) or took_part:
-            words = "; ".join(filter(None, [graph.describe(tensors), teach.in_words(tensors, facts)]))
-            notes = teach.notes(tensors, facts, teach.parameter_names(namespace))
-            capture.emit({"graph": {"dot": graph.to_dot(tensors, notes=notes), "alt": words,
-                                    "caption": teach.caption(display, tensors, facts)}})
-    except Exception as exc:  # noqa: BLE001 - said as the snippet's failure, with the reason
-        return error_end(type(exc).__name__, f"drawing the graph the snippet left failed: {exc}", 0)
-    return {"status": "ok"}
+        graph.to_dot({name: tensor})
+        graph.describe({name: tensor})
+        tensor.grad_fn is None and tensor.requires_grad and tensor.grad  # noqa: B018 - read as _draw reads it
+    except Exception:  # noqa: BLE001 - whatever a subclass's property raises
+        return False
+    return True
 
 
 def _format_traceback(exc: BaseException) -> str:
