@@ -2,12 +2,16 @@
 // chapter's old address brings here with its #section, goes on to the page that holds the section
 // now (moved-sections.json: page -> old id -> new address, from the site's root).
 (() => {
-  const id = decodeURIComponent(location.hash.slice(1));
-  if (!id || document.getElementById(id)) return;
+  let id;
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch (error) {  // a malformed #section: nothing to look up
+    return;
+  }
   const config = document.getElementById("__config");
-  if (!config) return;
+  if (!id || document.getElementById(id) || !config) return;
   const root = new URL(JSON.parse(config.textContent).base + "/", location.href);
-  const page = location.href.split("#")[0].slice(root.href.length);
+  const page = (location.origin + location.pathname).slice(root.href.length).replace(/index\.html$/, "");
   fetch(new URL("javascripts/moved-sections.json", root))
     .then(reply => reply.json())
     .then(moved => {
