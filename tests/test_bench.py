@@ -49,7 +49,8 @@ def test_markdown_exec_site_executes_every_example_and_base_runs_nothing(bench, 
     pages = "".join(page.read_text(encoding="utf-8") for page in (sites.mdexec.folder / "docs").rglob("*.md"))
     assert pages.count(f"```python {bench_sites.EXEC_OPTIONS}") == examples
     assert '--8<-- "graph.py:to_dot"' in pages  # shown by the project, not run: its fence is left alone
-    for side, plugins in ((sites.base, ["search"]), (sites.mdexec, ["search", "markdown-exec"])):
+    for side, plugins in ((sites.base, ["search", "redirects"]),
+                          (sites.mdexec, ["search", "redirects", "markdown-exec"])):
         config = yaml.safe_load((side.folder / "mkdocs.yml").read_text(encoding="utf-8"))
         assert "hooks" not in config and config["strict"] is False
         assert names(config["plugins"]) == plugins

@@ -42,7 +42,9 @@ def small_site(tmp_path: Path) -> Path:
     site = tmp_path / "repo"
     site.mkdir()
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    (site / "mkdocs.yml").write_text(re.sub(r"\nnav:\n(  - .*\n)+", "\n", config), encoding="utf-8")
+    config = re.sub(r"\nnav:\n(?:[ \t].*\n|\n)*", "\n", config)  # its own pages: no nav, no old addresses
+    config = re.sub(r"\n  - redirects:\n(?:      .*\n)+", "\n", config)
+    (site / "mkdocs.yml").write_text(config, encoding="utf-8")
     for name in ("hooks", "docexec", "includes", "docs/javascripts", "docs/stylesheets"):
         shutil.copytree(ROOT / name, site / name, ignore=shutil.ignore_patterns("__pycache__"))
     (site / "diagrams").mkdir()
