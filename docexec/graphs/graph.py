@@ -257,26 +257,15 @@ def _chains(starts, forward, name, most=8):
 def named_tensors(namespace):
     """The tensors among a module's globals (``vars(module)``), in definition order.
 
-    A tensor bound to several names is kept under the first. Names starting with ``_`` are skipped,
-    and so is a tensor whose autograd state cannot be read (a subclass whose ``grad_fn`` raises):
-    ``python file.py`` never asks for it, so the figure does without it.
+    A tensor bound to several names is kept under the first. Names starting with ``_`` are skipped.
     """
     found, seen = {}, set()
     for key, value in list(namespace.items()):
-        if key.startswith("_") or not _is_tensor(value) or id(value) in seen or not _readable(value):
+        if key.startswith("_") or not _is_tensor(value) or id(value) in seen:
             continue
         seen.add(id(value))
         found[key] = value
     return found
-
-
-def _readable(tensor) -> bool:
-    """Whether the autograd state a figure reads of ``tensor`` can be read without raising."""
-    try:
-        tensor.grad_fn, tensor.requires_grad  # noqa: B018 - read for their raising
-    except Exception:  # noqa: BLE001 - whatever a subclass's property raises
-        return False
-    return True
 
 
 class DrawError(ValueError):
