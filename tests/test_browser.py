@@ -444,7 +444,7 @@ LONG_CHAPTERS = {
     "03-gradient-tracking/": 24_300,
     "04-leaf-tensors/": 23_500,
     "05-inplace-operations/": 30_600,
-    "06-saved-tensors/": 26_500,
+    "06-saved-tensors/": 28_300,  # with the step-through of what a pass unpacks (27,000 px)
     "07-hooks/": 28_000,
     "09-custom-functions/": 40_400,
     "10-torch-func/": 33_900,
@@ -682,9 +682,21 @@ STEPPED = """figure => {
   const now = [...svg.querySelectorAll(".docexec-step-now")].map(g => g.textContent.trim().replace(/\\s+/g, " "));
   const sent = [...svg.querySelectorAll(".docexec-step-sent")]
     .map(g => [...g.querySelectorAll("text")].map(t => t.textContent.trim()).join(" "));
-  return {now, sent, later: svg.querySelectorAll(".docexec-step-later").length,
+  const lines = [...svg.querySelectorAll(".docexec-step-now text")].map(t => t.textContent.trim());
+  return {now, sent, lines, later: svg.querySelectorAll(".docexec-step-later").length,
           say: figure.querySelector(".docexec-steps__say").textContent};
 }"""
+
+
+def _box_says(line: str) -> tuple[str, str]:
+    """A line of a Node's box and what the step's announced line must say of it: a hook's name and
+    what it returned (``prehook before(): returned None``), a saved tensor and its name (``self (x)``)."""
+    ran = re.match(r"(?:prehook|hook|post-accumulate) (.+): returned (.+)$", line)
+    if ran:
+        return line, f"{ran.group(1)} runs on what it " + ("receives" if line.startswith("prehook") else "sends") \
+            + f" and returns {ran.group(2)}"
+    saved = re.match(r"saved (\S+)(?: = |: )(.+?)(?: \(freed\))?$", line)
+    return line, (f"{saved.group(1)} ({saved.group(2)})" if saved else "")
 
 
 def step_report(figure, where: str) -> list[str]:
@@ -705,6 +717,8 @@ def step_report(figure, where: str) -> list[str]:
             wrong.append(f"{where}: step {number} says {shown['say']!r} with {shown['later']} Nodes still to run")
         wrong += [f"{where}: step {number} sends {value!r}, which its line does not say: {shown['say']!r}"
                   for value in shown["sent"] if value and value not in shown["say"]]
+        wrong += [f"{where}: step {number}'s box says {line!r}, which its line does not: {shown['say']!r}"
+                  for line, words in map(_box_says, shown["lines"]) if words and words not in shown["say"]]
     figure.page.keyboard.press("Home")
     if figure.evaluate(STEPPED)["now"]:
         wrong.append(f"{where}: Home did not go back before the first step")
@@ -712,6 +726,30 @@ def step_report(figure, where: str) -> list[str]:
     if not figure.evaluate(STEPPED)["say"].startswith(f"Step {steps} of {steps}: "):
         wrong.append(f"{where}: End did not go to the last step")
     return wrong
+
+
+def test_a_step_says_what_its_hooks_returned_and_what_its_node_unpacked(browser, base_url):
+    """On the chapters about saved tensors and hooks, every step-through figure announces, at the step
+    of each Node, what that Node's hooks returned and which saved tensors it unpacked, as its box
+    (the run's record) says; and a tensor's hook at the step of the Node that runs after it."""
+    said = []
+    for path in ("06-saved-tensors/", "07-hooks/"):
+        context, page, problems = open_page(browser, base_url + path, "light", 390)
+        page.evaluate(OPEN_ANSWERS)
+        page.evaluate(SETTLED)
+        figures = page.locator("figure.docexec-figure:has(> .docexec-steps)")
+        for number in range(figures.count()):
+            assert step_report(figures.nth(number), f"{path} figure {number + 1}") == []
+            figures.nth(number).get_by_role("button", name="Next step").focus()
+            page.keyboard.press("Home")
+            for _ in range(int(re.search(r"(\d+) Nodes will run", figures.nth(number).evaluate(STEPPED)["say"])[1])):
+                page.keyboard.press("ArrowRight")
+                said.append(figures.nth(number).evaluate(STEPPED)["say"])
+        assert problems == []
+        context.close()
+    assert any("its prehook before() runs on what it receives and returns None" in line for line in said)
+    assert any("the hook show() registered on h runs on the gradient h receives" in line for line in said)
+    assert any("It unpacks what it saved for this step: other (w), self (x)." in line for line in said)
 
 
 def test_a_recorded_backward_pass_steps_on_the_page_and_in_the_enlarged_view(browser, base_url):

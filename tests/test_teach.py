@@ -22,12 +22,15 @@ def results():
     return run_all(ROOT, FOLDER, cache=False)
 
 
-@pytest.mark.parametrize("name", ["gradients", "saved", "versions", "hooks", "cuts", "custom"])
+@pytest.mark.parametrize("name", ["gradients", "saved", "versions", "hooks", "cuts", "custom", "hooks_ran",
+                                  "saved_freed"])
 def test_each_kind_of_fact_is_drawn_as_the_golden_file_says(results, name):
     """gradients: the order the Nodes ran, the gradient along each arrow, each leaf's .grad; saved:
     what each Node kept and which named tensor it is; versions: a Node whose saved tensor moved;
     hooks: what got a hook; cuts: why a tensor is outside the graph; custom: a custom Function's
-    Node under its own name, with what its ctx saved."""
+    Node under its own name, with what its ctx saved. hooks_ran: what each hook (a tensor's, a
+    Node's prehook and hook, a post-accumulate hook) returned in the pass, and a hook that never
+    ran counted only; saved_freed: what the last pass unpacked and then freed, named."""
     result = results.runs[f"{FOLDER}/{name}.py"]
     assert result.ok, result.failure.message
     assert result.graph.dot == (GOLDEN / f"{name}.dot").read_text(encoding="utf-8")

@@ -41,6 +41,8 @@ class Facts:
         hooked: object -> how many hooks it got, by kind (``{"hook": 1, "prehook": 1}``).
         cut: tensor -> why it is outside the graph (``made under no_grad``, ``detach()``).
         custom: Node -> what its ``ctx`` saved, for a custom ``autograd.Function``.
+        fired: Node or tensor -> what each of its hooks returned in the last backward pass
+            (``prehook before(): returned None``), in the order they ran.
     """
 
     kinds: tuple[str, ...] = ()
@@ -52,6 +54,7 @@ class Facts:
     hooked: dict[int, dict[str, int]] = field(default_factory=dict)
     cut: dict[int, str] = field(default_factory=dict)
     custom: dict[int, list[str]] = field(default_factory=dict)
+    fired: dict[int, list[str]] = field(default_factory=dict)
 
 
 def _grad(tensor):
@@ -165,7 +168,7 @@ def _tensor_note(name: str, tensor, facts: Facts | None) -> dict:
     if "versions" in kinds:
         lines.append(f"version {tensor._version}")
     if "hooks" in kinds and facts.hooked.get(id(tensor)):
-        lines.append(_hooks_line(facts.hooked[id(tensor)]))
+        lines += _hook_lines(id(tensor), facts)
         attrs = "peripheries=2"
     if "cuts" in kinds and id(tensor) in facts.cut:
         lines.append(f"cut: {facts.cut[id(tensor)]}")
@@ -194,7 +197,7 @@ def _node_note(node, facts: Facts | None, named: set[int], parameters: dict[int,
         kind = "accumulate" if type(node).__name__ == "AccumulateGrad" else "backward"
         attrs = f'color="#dc2626" penwidth=2 class="{kind} stale"'
     if "hooks" in kinds and facts.hooked.get(id(node)):
-        lines.append(_hooks_line(facts.hooked[id(node)]))
+        lines += _hook_lines(id(node), facts)
         attrs = "peripheries=2"
     return {"lines": lines, "attrs": attrs, "tooltip": node_tooltip(node), "head": head}
 
@@ -209,6 +212,11 @@ def _undrawn_leaf(leaf, path: str | None) -> str:
 
 def _hooks_line(counts: dict[str, int]) -> str:
     return "hooks: " + ", ".join(f"{kind} ×{n}" for kind, n in sorted(counts.items()))
+
+
+def _hook_lines(obj_id: int, facts: Facts) -> list[str]:
+    """What each hook on a box returned in the last backward pass, or, where none ran, how many it has."""
+    return facts.fired.get(obj_id) or [_hooks_line(facts.hooked[obj_id])]
 
 
 def _edge_notes(found: dict, ids: dict[int, str], objects: dict, facts: Facts) -> None:
@@ -263,6 +271,8 @@ def in_words(tensors: dict, facts: Facts | None) -> str:
     if "hooks" in facts.kinds and facts.hooked:
         names = {id(t): n for n, t in tensors.items()}
         parts += [f"{names.get(i) or type(objects[i]).__name__} has {_hooks_line(c)}" for i, c in facts.hooked.items()
+                  if i in objects and not facts.fired.get(i)]
+        parts += [f"on {names.get(i) or type(objects[i]).__name__}, {'; '.join(v)}" for i, v in facts.fired.items()
                   if i in objects]
     if "cuts" in facts.kinds:
         parts += [f"{name} is cut off: {facts.cut[id(t)]}" for name, t in tensors.items() if id(t) in facts.cut]
@@ -298,9 +308,13 @@ def caption(path: str, tensors: dict, facts: Facts | None) -> str:
                      "gradient with more than four of them).",
         "saved": "Each Node lists what it saved for its backward step.",
         "versions": "Each tensor shows its version counter; a red Node saved a tensor that changed since.",
-        "hooks": "A double outline marks what got a hook.",
+        "hooks": "A double outline marks what got a hook; a line in it says what each hook returned, where "
+                 "the backward pass ran it.",
         "cuts": "A dashed box outside the graph says why it was cut off.",
     }
+    if any(line.endswith("(freed)") for lines in (facts.saved.values() if facts else ()) for line in lines):
+        said["saved"] += (" Marked (freed): the backward pass unpacked it when that Node's step came, "
+                          "then freed it.")
     extra = " ".join(said[kind] for kind in KINDS if kind in kinds)
     if not extra and arrows:
         extra = "Arrows follow the forward pass; <code>backward()</code> walks them in reverse."
@@ -324,7 +338,8 @@ LEGEND_WORDS = ("a rounded blue box is a leaf tensor that requires grad; a round
              "AccumulateGrad Node; a yellow box any other backward Node; an arrow goes the way the forward "
              "pass ran (backward() runs against it); a dashed line joins a tensor and its Node; a number on an "
              "arrow is the gradient sent back along it; a circled number the order a Node ran in; a double "
-             "outline marks a hook; a red outline a Node whose saved tensor changed after it was saved")
+             "outline marks a hook, and a line such as hook f(): returned None what it returned when it ran; "
+             "a red outline a Node whose saved tensor changed after it was saved")
 
 
 def legend_dot() -> str:
@@ -337,7 +352,7 @@ def legend_dot() -> str:
         ("k_nograd", "tensor-nograd", "c\\nrequires no grad,\\nor cut off", ""),
         ("k_acc", "accumulate", "AccumulateGrad\\nstep ③", ""),
         ("k_node", "backward", "MulBackward0\\nstep ②\\nsaved self = x", ""),
-        ("k_hooked", "backward", "a Node or tensor\\nwith a hook", "peripheries=2"),
+        ("k_hooked", "backward", "a Node or tensor\\nwith a hook\\nhook f(): returned None", "peripheries=2"),
         ("k_stale", "backward stale", "a Node whose saved\\ntensor changed\\nafter it was saved",
          'color="#dc2626" penwidth=2'),
     ]

@@ -60,6 +60,41 @@
     return (lines(box)[0] || name) + (ran ? " (step " + ran + ")" : "");
   }
 
+  // What a hook did, from a line the run wrote on its box: "prehook before(): returned None".
+  var HOOK_RAN = /^(prehook|hook|post-accumulate) (.+): returned (.+)$/;
+  // What a Node saved, and whether the pass freed it: "saved self = x (freed)".
+  var SAVED = /^saved (\S+)(?: = |: )(.+?)( \(freed\))?$/;
+
+  function returned(value, what) {
+    return value === "None" ? "returns None, so " + what + " goes on unchanged"
+                            : "returns " + value + ", which replaces " + what;
+  }
+
+  function nodeHook(match) {
+    if (match[1] === "prehook") {
+      return "Before the Node runs, its prehook " + match[2] + " runs on what it receives and " +
+        returned(match[3], "that") + ".";
+    }
+    return "After the Node has run, its hook " + match[2] + " runs on what it sends and " + returned(match[3], "that") + ".";
+  }
+
+  function tensorHook(match, tensor) {
+    if (match[1] === "post-accumulate") {
+      return "After " + tensor + ".grad is updated, the hook " + match[2] + " registered on " + tensor +
+        " runs and returns " + match[3] + ".";
+    }
+    return "Before this Node runs, the hook " + match[2] + " registered on " + tensor + " runs on the " +
+      "gradient " + tensor + " receives and " + returned(match[3], "that gradient") + ".";
+  }
+
+  function unpacked(saved) {
+    if (!saved.length) return "";
+    var freed = saved.every(function (match) { return match[3]; });
+    return "It unpacks what it saved for this step: " + saved.map(function (match) {
+      return match[1] + " (" + match[2] + ")";
+    }).join(", ") + "." + (freed ? " Once it has run, the pass frees " + (saved.length > 1 ? "them." : "it.") : "");
+  }
+
   function say(steps, index) {
     if (index === 0) {
       return "Before the backward pass: " + steps.length + " Nodes will run, in the order the circled " +
@@ -72,24 +107,38 @@
     var unseen = rest.filter(function (line) { return /^of /.test(line); })[0];
     if (unseen) of = " " + unseen;
     var words = ["Step " + index + " of " + steps.length + ": " + lines(step.box)[0] + of + " runs."];
+    var before = [], after = [], saved = [];
+    step.joined.forEach(function (tensor) {
+      var name = lines(tensor)[0];
+      lines(tensor).forEach(function (line) {
+        var ran = HOOK_RAN.exec(line);
+        if (ran) (ran[1] === "post-accumulate" ? after : before).push(tensorHook(ran, name));
+        else if (/^hooks: /.test(line)) before.push("Hooks are registered on " + name + " (" + line.slice(7) +
+          ") but did not run in this pass.");
+      });
+    });
+    rest.forEach(function (line) {
+      var ran = HOOK_RAN.exec(line);
+      if (ran && ran[1] === "prehook") before.push(nodeHook(ran));
+      else if (ran) after.push(nodeHook(ran));
+    });
     words.push(received(step));
+    words = words.concat(before);
+    rest.forEach(function (line) {
+      var adds = /^adds (.+)$/.exec(line);
+      var keeps = SAVED.exec(line);
+      if (adds) words.push("It adds " + adds[1] + " into " + (step.leaf ? step.leaf + ".grad." : "that leaf's .grad."));
+      else if (keeps) saved.push(keeps);
+      else if (/^hooks: /.test(line)) words.push("Hooks are registered on it (" + line.slice(7) +
+                                                 ") but did not run in this pass.");
+      else if (line !== unseen && !HOOK_RAN.test(line)) words.push("Its box says: " + line + ".");
+    });
+    words.push(unpacked(saved));
     var sent = step.sent.filter(function (e) { return e.value; }).map(function (e) {
       return e.value + " to " + label(step, e.from) + (stepOf(step.boxes[e.from]) ? "" : ", which does not run in this pass");
     });
     if (sent.length) words.push("It sends " + sent.join("; ") + ".");
-    rest.forEach(function (line) {
-      var adds = /^adds (.+)$/.exec(line);
-      var hooks = /^hooks: (.+)$/.exec(line);
-      if (adds) words.push("It adds " + adds[1] + " into " + (step.leaf ? step.leaf + ".grad." : "that leaf's .grad."));
-      else if (hooks) words.push("Hooks are registered on it (" + hooks[1] + "): a prehook runs just before it, " +
-                                 "on what it receives; a hook just after, on what it sends.");
-      else if (line !== unseen) words.push("Its box says: " + line + ".");
-    });
-    step.joined.forEach(function (tensor) {
-      var hooks = lines(tensor).filter(function (line) { return /^hooks: /.test(line); })[0];
-      if (hooks) words.push("Hooks are registered on " + lines(tensor)[0] + " (" + hooks.slice(7) + "): they run " +
-                            "before this Node, on the gradient " + lines(tensor)[0] + " receives, and may change it.");
-    });
+    words = words.concat(after);
     return words.filter(Boolean).join(" ");
   }
 

@@ -1,4 +1,4 @@
-# docexec: figure=hooks
+# docexec: figure=hooks+gradients
 import torch
 
 w = torch.tensor([1.0, -2.0], requires_grad=True)

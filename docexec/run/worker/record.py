@@ -12,17 +12,25 @@ keeps no reference that would change a tensor's life (only Nodes of graphs that 
   that notes its step and the gradients it sent along each edge.
 * ``hooks``: ``Tensor.register_hook`` and ``Tensor.register_post_accumulate_grad_hook`` are wrapped;
   a Node's ``register_hook`` / ``register_prehook`` (methods of C types, which cannot be wrapped) are
-  seen through ``sys.setprofile``'s ``c_call`` events.
+  seen through ``sys.setprofile``'s ``c_call`` events. During a recorded backward pass a tensor's hook
+  notes what it returned (the wrapper passes the example's function on wrapped); a Node's hook is seen
+  through ``sys.setprofile``'s ``call`` and ``return`` events of a function the engine calls itself, and
+  belongs to the next Node whose step is noted (a Node's hooks run before the recorder's, which is
+  registered last).
 * ``cuts``: a ``TorchFunctionMode`` notes each tensor made by ``detach()``, or made from tensors that
   require grad while grad mode is off (``no_grad``, ``inference_mode``).
 * ``saved`` and ``versions`` are read when the snippet has finished, from each Node's ``_saved_*``
   attributes (unpacking a saved tensor whose version moved raises the error that says both versions).
+  With ``gradients`` too, they are also read as a backward pass begins: what a Node unpacks when its
+  step comes, which the end of the snippet may find freed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
+import weakref
 
 from docexec.graphs.teach import Facts, brief
 
@@ -37,6 +45,10 @@ class Recorder:
         self._undo: list = []  # how to take back each change start() made
         self._keep: list = []  # Nodes and tensors recorded about: their id() must stay theirs
         self._mode = None
+        self._passing = 0  # how many recorded backward passes are running (a hook may start one)
+        self._node_hooks: list[str] = []  # what a Node's hooks did, until that Node's step is noted
+        self._calls: dict[int, str] = {}  # frame id -> the hook running in it (``prehook before()``)
+        self._before: dict[int, list] = {}  # Node -> what it held as the last pass began (``_Saved``)
 
     def start(self) -> None:
         import torch
@@ -76,9 +88,11 @@ class Recorder:
         def recorded(tensors, *args, **kwargs):
             roots = [tensors] if hasattr(tensors, "grad_fn") else list(tensors)
             handles = recorder._hook_every_node([t.grad_fn for t in roots if getattr(t, "grad_fn", None)])
+            recorder._passing += 1
             try:
                 return original(tensors, *args, **kwargs)
             finally:
+                recorder._passing -= 1
                 for handle in handles:
                     handle.remove()
 
@@ -86,9 +100,9 @@ class Recorder:
 
     def _hook_every_node(self, roots: list) -> list:
         """Hook every Node below ``roots`` for one backward pass; a new pass replaces the last one's record."""
-        self.facts.steps.clear()
-        self.facts.sent.clear()
-        self.facts.arrived.clear()
+        for record in (self.facts.steps, self.facts.sent, self.facts.arrived, self.facts.fired, self._before):
+            record.clear()
+        self._node_hooks.clear()
         handles, seen, stack = [], set(), list(roots)
         while stack and len(seen) < 500:
             node = stack.pop()
@@ -97,6 +111,8 @@ class Recorder:
             seen.add(id(node))
             self._keep.append(node)
             handles.append(node.register_hook(self._ran(node)))
+            if "saved" in self.facts.kinds:
+                self._before[id(node)] = _saved_now(node)
             stack.extend(parent for parent, _ in node.next_functions)
         return handles
 
@@ -105,6 +121,9 @@ class Recorder:
 
         def hook(grad_inputs, grad_outputs):
             facts.steps[id(node)] = len(facts.steps) + 1
+            if self._node_hooks:
+                facts.fired.setdefault(id(node), []).extend(self._node_hooks)
+                self._node_hooks.clear()
             for number, value in enumerate(grad_inputs):
                 if value is not None:
                     facts.sent[(id(node), number)] = brief(value)
@@ -119,13 +138,25 @@ class Recorder:
         recorder = self
 
         def wrap(original):
-            def registered(tensor, *args, **kwargs):
+            def registered(tensor, hook, *args, **kwargs):
                 recorder._hooked(tensor, kind)
-                return original(tensor, *args, **kwargs)
+                return original(tensor, recorder._noting(id(tensor), kind, hook), *args, **kwargs)
 
             return registered
 
         return wrap
+
+    def _noting(self, tensor_id: int, kind: str, hook):
+        """``hook``, noting what it returns when a recorded backward pass runs it."""
+        recorder = self
+
+        def noted(*args, **kwargs):
+            result = hook(*args, **kwargs)
+            if recorder._passing:
+                recorder.facts.fired.setdefault(tensor_id, []).append(_returned(kind, hook, result))
+            return result
+
+        return noted
 
     def _hooked(self, obj, kind: str) -> None:
         self._keep.append(obj)
@@ -133,12 +164,26 @@ class Recorder:
         counts[kind] = counts.get(kind, 0) + 1
 
     def _profile(self, frame, event, arg) -> None:
-        if event != "c_call" or frame.f_code.co_filename == __file__:  # the recorder's own hooks do not count
+        if frame.f_code.co_filename == __file__:  # the recorder's own hooks do not count
+            return
+        if event in ("call", "return") and self._passing:
+            self._node_hook(frame, event, arg)
+        if event != "c_call":
             return
         if getattr(arg, "__name__", "") in ("register_hook", "register_prehook"):
             node = getattr(arg, "__self__", None)
             if node is not None and hasattr(node, "next_functions"):
                 self._hooked(node, "prehook" if arg.__name__ == "register_prehook" else "hook")
+
+    def _node_hook(self, frame, event, arg) -> None:
+        """A function the engine called itself (a Node's hook: a tensor's is called by ``noted``)."""
+        if event == "call":
+            caller = frame.f_back
+            if caller is not None and caller.f_code.co_name == "_engine_run_backward":
+                kind = "hook" if frame.f_code.co_argcount >= 2 else "prehook"
+                self._calls[id(frame)] = kind + " " + _called(frame.f_code.co_name)
+        elif id(frame) in self._calls:
+            self._node_hooks.append(f"{self._calls.pop(id(frame))}: returned {_brief_any(arg)}")
 
     # -- when the snippet has finished --------------------------------------------------------------
 
@@ -163,11 +208,10 @@ class Recorder:
                     stale.append(f"{what}: saved at version {moved.group(2)}, now {moved.group(1)} ✗")
                     lines.append(f"saved {what}: changed since")
                 else:
-                    lines.append(f"saved {what}: freed")
+                    lines.append(_freed(what, self._before.get(id(node), []), tensors))
                 continue
             if hasattr(value, "grad_fn"):
-                lines.append(f"saved {what} = {names[id(value)]}" if id(value) in names
-                             else f"saved {what}: {_same_data(value, tensors) or _shape(value)}")
+                lines.append(f"saved {what}{_called_in(value, tensors)}")
         if hasattr(type(node), "saved_tensors") and not type(node).__name__.endswith(("Backward0", "Backward1")):
             try:
                 saved = ", ".join(names.get(id(t)) or _shape(t) for t in node.saved_tensors)
@@ -178,6 +222,72 @@ class Recorder:
             self.facts.saved[id(node)] = lines
         if stale:
             self.facts.stale[id(node)] = stale
+
+
+@dataclasses.dataclass
+class _Saved:
+    """A saved tensor as a backward pass began: its attribute (``self``), a weak reference to it
+    (none keeps it alive), and what names it once it is gone (its memory's address and shape)."""
+
+    what: str
+    tensor: weakref.ref
+    data_ptr: int
+    shape: tuple
+    described: str
+
+
+def _saved_now(node) -> list[_Saved]:
+    """What ``node`` holds in its ``_saved_*`` tensors now."""
+    found = []
+    for attr in sorted(a for a in dir(node) if a.startswith("_saved_")):
+        try:
+            value = getattr(node, attr)
+        except RuntimeError:
+            continue
+        if hasattr(value, "grad_fn"):
+            found.append(_Saved(attr.removeprefix("_saved_"), weakref.ref(value), value.data_ptr(),
+                                tuple(value.shape), _shape(value)))
+    return found
+
+
+def _freed(what: str, before: list[_Saved], tensors: dict) -> str:
+    """``saved self = x (freed)`` for a tensor the last pass unpacked and then freed, else ``saved self: freed``."""
+    for saved in before:
+        if saved.what != what:
+            continue
+        value = saved.tensor()
+        if value is not None:
+            return f"saved {what}{_called_in(value, tensors)} (freed)"
+        same = [name for name, t in tensors.items()
+                if saved.data_ptr and t.data_ptr() == saved.data_ptr and tuple(t.shape) == saved.shape]
+        return f"saved {what}: {f'same data as {same[0]}' if same else saved.described} (freed)"
+    return f"saved {what}: freed"
+
+
+def _called_in(value, tensors: dict) -> str:
+    """`` = x`` for a named tensor, else ``: same data as y`` or ``: shape (3,) float32``."""
+    for name, tensor in tensors.items():
+        if tensor is value:
+            return f" = {name}"
+    return f": {_same_data(value, tensors) or _shape(value)}"
+
+
+def _called(name: str) -> str:
+    """A hook function as a figure names it: ``before()``, or ``(a lambda)``."""
+    return "(a lambda)" if name == "<lambda>" else f"{name}()"
+
+
+def _returned(kind: str, hook, result) -> str:
+    """``hook (a lambda): returned [6, 10]``: what a tensor's hook did in a recorded pass."""
+    return f"{kind} {_called(getattr(hook, '__name__', type(hook).__name__))}: returned {_brief_any(result)}"
+
+
+def _brief_any(value) -> str:
+    """A hook's result briefly: None, a tensor, or the first tensor of a tuple of gradients."""
+    if isinstance(value, (tuple, list)):
+        shown = [brief(v) for v in value if v is not None]
+        return shown[0] if len(shown) == 1 else "(" + ", ".join(brief(v) for v in value) + ")"
+    return brief(value)
 
 
 def _shape(tensor) -> str:
