@@ -448,6 +448,7 @@ LONG_CHAPTERS = {
     "07-hooks/": 28_000,
     "09-custom-functions/": 40_400,
     "10-torch-func/": 33_900,
+    "11-forward-mode/": 23_900,  # with the step-through of a forward pass (22,800 px)
     "13-torch-compile/": 45_100,
     "14-training-loop/": 30_400,
 }
@@ -704,7 +705,7 @@ def step_report(figure, where: str) -> list[str]:
     wrong = []
     figure.get_by_role("button", name="Next step").focus()
     first = figure.evaluate(STEPPED)
-    steps = int(re.search(r"(\d+) Nodes will run", first["say"]).group(1))
+    steps = int(re.search(r"(\d+) (?:Nodes|operations) will run", first["say"]).group(1))
     if first["now"] or first["later"]:
         wrong.append(f"{where}: before the first step, Nodes are marked: {first}")
     for number in range(1, steps + 1):
@@ -742,7 +743,8 @@ def test_a_step_says_what_its_hooks_returned_and_what_its_node_unpacked(browser,
             assert step_report(figures.nth(number), f"{path} figure {number + 1}") == []
             figures.nth(number).get_by_role("button", name="Next step").focus()
             page.keyboard.press("Home")
-            for _ in range(int(re.search(r"(\d+) Nodes will run", figures.nth(number).evaluate(STEPPED)["say"])[1])):
+            first = figures.nth(number).evaluate(STEPPED)["say"]
+            for _ in range(int(re.search(r"(\d+) (?:Nodes|operations) will run", first)[1])):
                 page.keyboard.press("ArrowRight")
                 said.append(figures.nth(number).evaluate(STEPPED)["say"])
         assert problems == []
@@ -750,6 +752,30 @@ def test_a_step_says_what_its_hooks_returned_and_what_its_node_unpacked(browser,
     assert any("its prehook before() runs on what it receives and returns None" in line for line in said)
     assert any("the hook show() registered on h runs on the gradient h receives" in line for line in said)
     assert any("It unpacks what it saved for this step: other (w), self (x)." in line for line in said)
+
+
+def test_a_forward_mode_figure_steps_through_the_operations_the_run_performed(browser, base_url):
+    """Chapter 11's figure of forward mode walks forward: each step marks the result of one operation,
+    in the order the run performed them, and says the operation, the value and the tangent its box
+    (the run's record) shows, and the tangent of the input it worked from."""
+    context, page, problems = open_page(browser, base_url + "11-forward-mode/", "dark", 390)
+    page.evaluate(SETTLED)
+    figure = page.locator("figure.docexec-figure:has(svg g.graph.forward-mode)").first
+    assert figure.get_by_role("group").get_attribute("aria-label").startswith("Step through the forward pass")
+    assert step_report(figure, "11 forward mode") == []
+    figure.get_by_role("button", name="Next step").focus()
+    page.keyboard.press("Home")
+    said = []
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+        shown = figure.evaluate(STEPPED)
+        op, value, tangent = shown["lines"][2], shown["lines"][3], shown["lines"][4]
+        assert f"{op} runs" in shown["say"] and f"the {value} and" in shown["say"] and f"the {tangent}." in shown["say"]
+        said.append(shown["say"])
+    assert said[0].startswith("Step 1 of 3: make_dual of x, v runs, and makes dual_x.")
+    assert "from the one its input carries: dual_x (tangent [1, 1])" in said[1]
+    assert problems == []
+    context.close()
 
 
 def test_a_recorded_backward_pass_steps_on_the_page_and_in_the_enlarged_view(browser, base_url):

@@ -23,14 +23,16 @@ def results():
 
 
 @pytest.mark.parametrize("name", ["gradients", "saved", "versions", "hooks", "cuts", "custom", "hooks_ran",
-                                  "saved_freed"])
+                                  "saved_freed", "tangents"])
 def test_each_kind_of_fact_is_drawn_as_the_golden_file_says(results, name):
     """gradients: the order the Nodes ran, the gradient along each arrow, each leaf's .grad; saved:
     what each Node kept and which named tensor it is; versions: a Node whose saved tensor moved;
     hooks: what got a hook; cuts: why a tensor is outside the graph; custom: a custom Function's
     Node under its own name, with what its ctx saved. hooks_ran: what each hook (a tensor's, a
     Node's prehook and hook, a post-accumulate hook) returned in the pass, and a hook that never
-    ran counted only; saved_freed: what the last pass unpacked and then freed, named."""
+    ran counted only; saved_freed: what the last pass unpacked and then freed, named; tangents: the
+    operations forward mode ran (not printing a dual tensor), each result's value and tangent, an
+    in-place step shown again under its own name."""
     result = results.runs[f"{FOLDER}/{name}.py"]
     assert result.ok, result.failure.message
     assert result.graph.dot == (GOLDEN / f"{name}.dot").read_text(encoding="utf-8")
@@ -100,7 +102,26 @@ def test_a_figure_option_names_what_it_may_be(tmp_path):
     (tmp_path / "snippets/f/bad.py").write_text("# docexec: figure=gradient\nprint(1)  # 1\n")
     (problem,) = run_all(tmp_path).problems()
     assert str(problem) == ("snippets/f/bad.py:1: docexec option figure takes gradients, saved, versions, hooks, "
-                            "cuts (several joined with '+', each once), or none; got 'gradient'")
+                            "cuts, tangents (several joined with '+', each once), or none; got 'gradient'")
+    (tmp_path / "snippets/f/bad.py").write_text("# docexec: figure=tangents+gradients\nprint(1)  # 1\n")
+    (problem,) = run_all(tmp_path).problems()
+    assert str(problem) == ("snippets/f/bad.py:1: docexec option figure=tangents draws forward mode, not the graph: "
+                            "it joins with no other kind; got 'tangents+gradients'")
+
+
+def test_a_forward_mode_figure_counts_every_operation_where_it_stops_drawing(tmp_path):
+    """A loop of more operations than a figure draws: the caption counts them all and says how many
+    are drawn; an example with no dual tensor gets no figure."""
+    source = ("# docexec: figure=tangents\nimport torch\nimport torch.autograd.forward_ad as fwAD\n"
+              "with fwAD.dual_level():\n    y = fwAD.make_dual(torch.ones(2), torch.ones(2))\n"
+              "    for _ in range(59):\n        y = y * 1.5\nprint(y.shape)  # torch.Size([2])\n")
+    write_snippets(tmp_path, {"snippets/f/long.py": source,
+                              "snippets/f/plain.py": "# docexec: figure=tangents\nimport torch\nx = torch.ones(2)\n"})
+    results = run_all(tmp_path)
+    long = results.runs["snippets/f/long.py"].graph
+    assert "forward mode ran 60 operations that made dual tensors, of which the first 40 are drawn" in long.caption
+    assert long.dot.count("step ") == 40
+    assert results.runs["snippets/f/plain.py"].ok and results.runs["snippets/f/plain.py"].graph is None
 
 
 def test_an_example_that_asks_for_no_figure_gets_none_and_records_nothing(tmp_path):

@@ -26,6 +26,18 @@ _STEPS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 
 
 @dataclass
+class TangentStep:
+    """An operation that made a dual tensor: its name (``sin``), the ``id()`` of its result and of
+    its tensor inputs, and the value and tangent it computed, briefly (``brief``)."""
+
+    op: str
+    result: int
+    inputs: tuple[int, ...]
+    value: str
+    tangent: str
+
+
+@dataclass
 class Facts:
     """What the run recorded, by ``id()`` of the objects (Nodes, tensors) it was recorded about.
 
@@ -43,6 +55,10 @@ class Facts:
         custom: Node -> what its ``ctx`` saved, for a custom ``autograd.Function``.
         fired: Node or tensor -> what each of its hooks returned in the last backward pass
             (``prehook before(): returned None``), in the order they ran.
+        tangents: the operations that made a dual tensor (forward mode), in the order they ran.
+        values: an input of one of those -> its value and its tangent (None for a plain tensor).
+        kinds_of: a tensor of those -> its class in ``graph.STYLE`` (``tensor-nograd``, ...).
+        tangent_count: how many operations made a dual tensor (``tangents`` stops at a limit).
     """
 
     kinds: tuple[str, ...] = ()
@@ -55,6 +71,10 @@ class Facts:
     cut: dict[int, str] = field(default_factory=dict)
     custom: dict[int, list[str]] = field(default_factory=dict)
     fired: dict[int, list[str]] = field(default_factory=dict)
+    tangents: list[TangentStep] = field(default_factory=list)
+    values: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+    kinds_of: dict[int, str] = field(default_factory=dict)
+    tangent_count: int = 0
 
 
 def _grad(tensor):

@@ -163,6 +163,9 @@ def _figure(line: int, value: str) -> str:
     if value != NO_FIGURE and (any(kind not in FIGURE_KINDS for kind in kinds) or len(set(kinds)) != len(kinds)):
         raise OptionsError(line, f"docexec option figure takes {', '.join(FIGURE_KINDS)} (several joined with '+', "
                                  f"each once), or {NO_FIGURE}; got {value!r}")
+    if FORWARD in kinds and len(kinds) > 1:
+        raise OptionsError(line, f"docexec option figure={FORWARD} draws forward mode, not the graph: it joins "
+                                 f"with no other kind; got {value!r}")
     return value
 
 
@@ -200,7 +203,9 @@ class OptionsError(ValueError):
 
 
 #: What a figure may show beyond the graph's structure (``docexec.graphs.teach.KINDS``).
-FIGURE_KINDS = ("gradients", "saved", "versions", "hooks", "cuts")
+FIGURE_KINDS = ("gradients", "saved", "versions", "hooks", "cuts", "tangents")
+#: ``figure=tangents``: a figure of the operations forward mode ran, instead of the autograd graph.
+FORWARD = "tangents"
 #: ``figure=none``: the example gets no figure, whatever graph its tensors hold at its end.
 NO_FIGURE = "none"
 

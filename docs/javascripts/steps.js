@@ -6,7 +6,9 @@
 // End work on the controls; the Enlarge view gets controls of its own (figures.js calls attach). Everything is
 // read from the drawing: Graphviz's boxes and edges keep their DOT names (data-dot), so without
 // script the static figure, with its step numbers, is what a reader sees. Checked by
-// tests/test_browser.py.
+// tests/test_browser.py. A figure of forward mode (figure=tangents, class forward-mode) is walked
+// the other way: each step is an operation, its box the result, with the value and the tangent
+// computed together, and the arrows into it are the inputs whose tangents it used.
 (function () {
   "use strict";
   var CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳";
@@ -38,6 +40,12 @@
     });
     var ran = Object.keys(boxes).filter(function (name) { return stepOf(boxes[name]) > 0; });
     ran.sort(function (a, b) { return stepOf(boxes[a]) - stepOf(boxes[b]); });
+    if (svg.querySelector("g.graph.forward-mode")) { // forward mode: a step receives along its arrows
+      return ran.map(function (name) {
+        return {name: name, box: boxes[name], boxes: boxes, forward: true, sent: [], joined: [],
+                got: edges.filter(function (e) { return e.to === name; })};
+      });
+    }
     return ran.map(function (name) {
       return {
         name: name, box: boxes[name], boxes: boxes,
@@ -95,7 +103,29 @@
     }).join(", ") + "." + (freed ? " Once it has run, the pass frees " + (saved.length > 1 ? "them." : "it.") : "");
   }
 
+  // A step of forward mode: its box says "y / step ② / sin of dual_x / value [..] / tangent [..]".
+  function sayForward(steps, index) {
+    if (index === 0) {
+      return "Before the pass: " + steps.length + " operations will run, in the order the circled numbers " +
+        "give, each computing a value and its tangent together. Press Next to walk them as this build's run did.";
+    }
+    var step = steps[index - 1];
+    var box = lines(step.box);
+    var find = function (found, prefix) {
+      return found.filter(function (line) { return line.indexOf(prefix) === 0; })[0] || "";
+    };
+    var words = ["Step " + index + " of " + steps.length + ": " + box[2] + " runs, and makes " + box[0] + "."];
+    words.push("It computes the " + find(box, "value ") + " and, in the same pass, the " + find(box, "tangent ") + ".");
+    var carried = step.got.map(function (e) { return step.boxes[e.from]; }).filter(function (g) {
+      return find(lines(g), "tangent ");
+    }).map(function (g) { return lines(g)[0] + " (" + find(lines(g), "tangent ") + ")"; });
+    words.push(carried.length ? "It works the tangent out from the one its input carries: " + carried.join(", ") + "."
+                              : "No input carries a tangent: this step pairs the value with one.");
+    return words.join(" ");
+  }
+
   function say(steps, index) {
+    if (steps.length && steps[0].forward) return sayForward(steps, index);
     if (index === 0) {
       return "Before the backward pass: " + steps.length + " Nodes will run, in the order the circled " +
         "numbers give. Press Next to walk the pass as this build's run did.";
@@ -162,7 +192,7 @@
       step.box.classList.add("docexec-step-now");
       // only arrows along which the run recorded a gradient: the text names those alone
       step.sent.forEach(function (e) { if (e.value) e.g.classList.add("docexec-step-sent"); });
-      step.got.forEach(function (e) { if (e.value) e.g.classList.add("docexec-step-got"); });
+      step.got.forEach(function (e) { if (e.value || step.forward) e.g.classList.add("docexec-step-got"); });
       step.box.scrollIntoView({block: "nearest", inline: "nearest"});
     }
     line.textContent = say(steps, index);
@@ -190,7 +220,8 @@
     var group = document.createElement("div");
     group.className = "docexec-steps";
     group.setAttribute("role", "group");
-    group.setAttribute("aria-label", "Step through the backward pass" + (name ? " of " + name : ""));
+    group.setAttribute("aria-label", "Step through the " + (steps[0].forward ? "forward" : "backward") + " pass" +
+                       (name ? " of " + name : ""));
     function go(to) {
       index = Math.max(0, Math.min(steps.length, to));
       group.setAttribute("data-step", String(index)); // the full-screen view opens at it (figures.js)

@@ -31,7 +31,7 @@ from docexec.run.worker.capture import Capture, TextCapture, install_print
 from docexec.run.worker.processes import adopt_orphans, die_with_parent, end_descendants
 from docexec.run.worker.reads import FileReads, ImportReads, local_modules, missing_modules
 from docexec.run.worker.record import Recorder
-from docexec.source.snippets import split_lines
+from docexec.source.snippets import FORWARD, split_lines
 
 
 def _address_space() -> int:
@@ -329,6 +329,12 @@ def _draw(capture: Capture, tensors: dict, namespace: dict, display: str, record
     from docexec.graphs import graph, teach
 
     facts = recorder.facts_about(tensors) if recorder is not None else None
+    if facts is not None and FORWARD in facts.kinds:  # the operations forward mode ran, not the graph
+        if facts.tangents:
+            from docexec.graphs import forward_figure
+
+            capture.emit({"graph": forward_figure.figure(display, tensors, facts)})
+        return
     took_part = any(t.grad_fn is None and t.requires_grad and t.grad is not None for t in tensors.values())
     if graph.has_graph(tensors) or took_part:
         words = "; ".join(filter(None, [graph.describe(tensors), teach.in_words(tensors, facts)]))

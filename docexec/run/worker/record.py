@@ -19,6 +19,8 @@ keeps no reference that would change a tensor's life (only Nodes of graphs that 
   registered last).
 * ``cuts``: a ``TorchFunctionMode`` notes each tensor made by ``detach()``, or made from tensors that
   require grad while grad mode is off (``no_grad``, ``inference_mode``).
+* ``tangents``: a ``TorchFunctionMode`` notes each operation that made a dual tensor (forward mode;
+  ``docexec.run.worker.record_tangents``).
 * ``saved`` and ``versions`` are read when the snippet has finished, from each Node's ``_saved_*``
   attributes (unpacking a saved tensor whose version moved raises the error that says both versions).
   With ``gradients`` too, they are also read as a backward pass begins: what a Node unpacks when its
@@ -44,7 +46,6 @@ class Recorder:
         self.facts = Facts(kinds=tuple(kinds))
         self._undo: list = []  # how to take back each change start() made
         self._keep: list = []  # Nodes and tensors recorded about: their id() must stay theirs
-        self._mode = None
         self._passing = 0  # how many recorded backward passes are running (a hook may start one)
         self._node_hooks: list[str] = []  # what a Node's hooks did, until that Node's step is noted
         self._calls: dict[int, str] = {}  # frame id -> the hook running in it (``prehook before()``)
@@ -63,14 +64,18 @@ class Recorder:
             sys.setprofile(self._profile)
             self._undo.append(lambda: sys.setprofile(previous))
         if "cuts" in self.facts.kinds:
-            self._mode = _cut_mode(self.facts, self._keep)
-            self._mode.__enter__()
+            self._enter(_cut_mode(self.facts, self._keep))
+        if "tangents" in self.facts.kinds:
+            from docexec.run.worker.record_tangents import tangent_mode
+
+            self._enter(tangent_mode(self.facts, self._keep))
+
+    def _enter(self, mode) -> None:
+        mode.__enter__()
+        self._undo.append(lambda: mode.__exit__(None, None, None))
 
     def stop(self) -> None:
         """Take back every change ``start`` made (before the figure is drawn)."""
-        if self._mode is not None:
-            self._mode.__exit__(None, None, None)
-            self._mode = None
         for undo in reversed(self._undo):
             undo()
         self._undo.clear()
