@@ -108,6 +108,9 @@ class RunResult:
         cached: True when this result came from the run cache rather than a run in this build.
         claim_problems: the claims that do not hold (``claims.check``), once checked; None until
             then. Kept in the run cache, since they follow from the snippet's bytes and the result.
+        unattributed: the snippet lines that wrote to stdout other than by a ``print`` call of the
+            snippet file (``exec``'d code, a print in another file, ``sys.stdout.write``,
+            ``os.write``, a child process): a comment there cannot be checked as a claim.
     """
 
     path: str
@@ -124,6 +127,7 @@ class RunResult:
     addresses: list[str] = field(default_factory=list)
     cached: bool = False
     claim_problems: list[Problem] | None = None
+    unattributed: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -178,6 +182,7 @@ def from_report(path: str, events: list[dict], end: dict | None, **fields) -> Ru
     result.reads = Reads(tuple(end.get("deps", ())), tuple(end.get("absent", ())), tuple(end.get("listed", ())),
                          dict(end.get("installed", {})))
     result.addresses = list(end.get("addresses", []))
+    result.unattributed = [int(line) for line in end.get("unattributed", [])]
     return result
 
 

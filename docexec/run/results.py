@@ -134,7 +134,7 @@ def check_claims(result: RunResult, source: str) -> list[Problem]:
     if result.claim_problems is None:
         syntax = result.failure is not None and result.failure.error == "SyntaxError"  # reported already
         result.claim_problems = [] if syntax else claims.check(result.path, source, claims.masked(result),
-                                                                complete=result.ok)
+                                                                complete=result.ok, unattributed=result.unattributed)
     return result.claim_problems
 
 

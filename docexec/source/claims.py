@@ -230,7 +230,8 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return doctest.OutputChecker().check_output(want, got, doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1)
 
 
-def check(path: str, source: str, prints: list[Printed], complete: bool = True) -> list[Problem]:
+def check(path: str, source: str, prints: list[Printed], complete: bool = True,
+          unattributed: list[int] | tuple[int, ...] = ()) -> list[Problem]:
     """Compare every claim in a snippet with what its run printed.
 
     Args:
@@ -239,6 +240,9 @@ def check(path: str, source: str, prints: list[Printed], complete: bool = True) 
         prints: the run's print records (``RunResult.prints``).
         complete: False when the run stopped early (an error): prints that never ran are then not
             reported, since the error already is.
+        unattributed: the lines that wrote output no print call of the snippet made
+            (``RunResult.unattributed``): a comment after the code of such a line, with no print
+            call there, reads as a claim that nothing checks, and is refused.
 
     Returns:
         One ``Problem`` per print call with no claim, a claim that does not hold, or a claim on a
@@ -256,6 +260,12 @@ def check(path: str, source: str, prints: list[Printed], complete: bool = True) 
     for line in sorted({p.line for p in prints if site_for_line(sites, p.line) is None}):
         problems.append(Problem(path, line, "print is called under another name here, so its output cannot carry "
                                             "a claim; call print(...) directly"))
+    comments = _comments_by_line(source)
+    for line in sorted({n for n in unattributed if n in comments and site_for_line(sites, n) is None}):
+        problems.append(Problem(path, line, "this line writes output that no print(...) call on it made (exec, a "
+                                            "print in another file, sys.stdout.write, os.write or a child process), "
+                                            "so the comment after it cannot be checked as a claim: print the value "
+                                            "with print(...) here, or put the comment on a line of its own"))
     for site in sites:
         reason = _site_problem(site, actual[site.line], complete)
         if reason:

@@ -32,6 +32,9 @@ class Capture:
         self.started = 0.0
         self.ended = 0.0
         self.numbers: set[str] = set()  # printed numbers that may be addresses (ADDRESS_LIKE)
+        # snippet lines that wrote to stdout other than by a print call of the snippet file (exec'd
+        # code, another file's print, sys.stdout.write, os.write, a child process): no claim there
+        self.unattributed: set[int] = set()
 
     def note_numbers(self, text: str) -> None:
         if len(self.numbers) < 100_000:
@@ -50,6 +53,7 @@ class Capture:
         if size > self.raw_offset:
             text = self._read_raw(size)
             self.note_numbers(text)
+            self.unattributed.add(line)
             self.emit({"o": text, "l": line, "raw_end": self.raw_offset})
 
     def _read_raw(self, size: int) -> str:
@@ -166,7 +170,9 @@ class TextCapture(io.TextIOBase):
         return False
 
     def write(self, text: str) -> int:
-        self.put(text)
+        written = self.put(text)
+        if written and self._name == "<stdout>":  # a warning's text on stderr is nobody's claim
+            self._capture.unattributed.add(self._capture.line)
         return len(text)
 
     def put(self, text: str) -> str:
@@ -264,7 +270,10 @@ def install_print(capture: Capture, filename: str) -> None:
         if flush:
             target.flush()
         caller = sys._getframe(1)
-        if caller.f_code.co_filename == filename:
+        if caller.f_code.co_filename != filename:
+            if written and target is sys.stdout:
+                capture.unattributed.add(capture.line)
+        else:
             shown = target.shown if isinstance(target, TextCapture) else str
             event: Event = {"p": written[:MAX_RECORDED], "l": caller.f_lineno}
             if len(args) != 1 or end not in ("\n", None):  # else its one argument's text is the text

@@ -288,6 +288,8 @@ def _finish(status: End, root: str, capture: Capture, imports: ImportReads, file
         status["installed"] = files["installed"]
     if capture.dropped:
         status["dropped"] = capture.dropped
+    if capture.unattributed - {0}:
+        status["unattributed"] = sorted(capture.unattributed - {0})
     addresses = _addresses(capture.numbers)
     if addresses:
         status["addresses"] = addresses
