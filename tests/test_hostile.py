@@ -143,10 +143,10 @@ def test_every_way_a_string_goes_on_over_a_line_break_hides_an_option_line(sourc
     ("if True:\n    # docexec: timeout=5\n    pass", "a '# docexec:' option line must start at the first column"),
     ("# docexec: timeout=5 timeout=6", "docexec option timeout is given twice (line 2 and here)"),
     ("# docexec:", "a '# docexec:' line names no option (known: timeout, memory, figure, draw)"),
-    ("# docexec: figure=+saved", "docexec option figure takes gradients, saved, versions, hooks, cuts (several "
-                                 "joined with '+', each once), or none; got '+saved'"),
-    ("# docexec: figure=saved+saved", "docexec option figure takes gradients, saved, versions, hooks, cuts "
-                                      "(several joined with '+', each once), or none; got 'saved+saved'"),
+    ("# docexec: figure=+saved", "docexec option figure takes gradients, saved, versions, hooks, cuts, tangents "
+                                 "(several joined with '+', each once), or none; got '+saved'"),
+    ("# docexec: figure=saved+saved", "docexec option figure takes gradients, saved, versions, hooks, cuts, "
+                                      "tangents (several joined with '+', each once), or none; got 'saved+saved'"),
     ("# docexec: draw=w+", "docexec option draw takes the names the figure draws, such as y or model.weight "
                            "(several joined with '+', each once); got 'w+'"),
     ("# docexec: figure=none draw=w", "docexec option draw names what the figure draws, and "
