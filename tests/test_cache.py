@@ -351,3 +351,13 @@ def test_an_entry_whose_dependencies_were_edited_or_that_was_copied_under_anothe
         expected = found.output("c/uses_helper.py")
     results = rerun(repo)
     assert results.executed == ["snippets/c/uses_helper.py"] and results.output("c/uses_helper.py") == expected
+
+
+def test_the_workflow_that_publishes_the_site_builds_with_the_run_cache_off():
+    """The tests fill the run cache on the same runner: the published site runs every example again."""
+    import yaml
+
+    workflow = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text(encoding="utf-8"))
+    steps = [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
+    (build,) = [step for step in steps if step.get("run") == "make build"]
+    assert build["env"]["DOCEXEC_CACHE"] == "0"

@@ -118,6 +118,8 @@ def test_warnings_name_what_python_names_and_nothing_of_the_engine(tmp_path):
     ("shell_data.py", "_data.txt", "alpha", "beta"),  # a shell command line named it
     ("lists_by_program.py", "_other.txt", None, "x"),  # a program it started listed the folder
     ("opens_missing.py", "_later.txt", None, "x"),  # it opened a file not there yet, and caught the error
+    ("exists_missing.py", "_later.txt", None, "x"),  # it asked whether a file exists (os.stat)
+    ("size_data.py", "_data.txt", "alpha", "alphabet"),  # it asked a file's size (os.stat)
 ])
 def test_a_cached_run_is_not_reused_once_a_file_it_read_changed(tmp_path, snippet, changed, old, new):
     root = copy_fixtures(tmp_path, "reads")
@@ -130,6 +132,22 @@ def test_a_cached_run_is_not_reused_once_a_file_it_read_changed(tmp_path, snippe
     assert again.executed == [path]
     (problem,) = again.problems()
     assert "claim does not hold" in problem.message
+
+
+def test_a_cached_run_is_not_reused_once_an_environment_variable_it_read_changed(tmp_path, monkeypatch):
+    """A variable the snippet read (unset, then set for the build) runs it again; one the snippet
+    set itself, then read, is its own and does not make its entry stale."""
+    root = copy_fixtures(tmp_path, "reads")
+    path = "snippets/reads/reads_env.py"
+    monkeypatch.delenv("DOCEXEC_TEST_COLOUR", raising=False)
+    monkeypatch.delenv("DOCEXEC_TEST_OWN", raising=False)
+    assert run_all(root, paths=[path]).problems() == []
+    assert run_all(root, paths=[path]).executed == []  # the same environment: from the cache
+    monkeypatch.setenv("DOCEXEC_TEST_COLOUR", "blue")
+    again = run_all(root, paths=[path])
+    assert again.executed == [path]
+    (problem,) = again.problems()
+    assert "claimed 'unset', printed 'blue'" in problem.message
 
 
 def test_a_changed_installed_file_the_snippet_opened_runs_it_again(tmp_path):

@@ -79,12 +79,14 @@ class Reads:
             been found (an ``ImportError`` it caught): creating one would change the run.
         listed: repository folders it listed (``os.listdir``, ``glob``, ...).
         installed: files of the Python installation it opened: absolute path -> ``[size, mtime_ns]``.
+        env: environment variables it read: name -> value, None where it was unset.
     """
 
     deps: tuple[str, ...] = ()
     absent: tuple[str, ...] = ()
     listed: tuple[str, ...] = ()
     installed: dict[str, list[int]] = field(default_factory=dict)
+    env: dict[str, str | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -180,7 +182,7 @@ def from_report(path: str, events: list[dict], end: dict | None, **fields) -> Ru
     result.own_seconds = float(end.get("own_seconds", 0.0) or 0.0)
     result.dropped = int(end.get("dropped", 0) or 0)
     result.reads = Reads(tuple(end.get("deps", ())), tuple(end.get("absent", ())), tuple(end.get("listed", ())),
-                         dict(end.get("installed", {})))
+                         dict(end.get("installed", {})), dict(end.get("env", {})))
     result.addresses = list(end.get("addresses", []))
     result.unattributed = [int(line) for line in end.get("unattributed", [])]
     return result
@@ -221,7 +223,7 @@ def decode(data: dict) -> RunResult:
         fields[name] = None if data.get(name) is None else record(**data[name])
     reads = data.get("reads") or {}
     fields["reads"] = Reads(*(tuple(reads.get(k, ())) for k in ("deps", "absent", "listed")),
-                            dict(reads.get("installed", {})))
+                            dict(reads.get("installed", {})), dict(reads.get("env", {})))
     problems = data.get("claim_problems")
     fields["claim_problems"] = None if problems is None else [Problem(**p) for p in problems]
     return RunResult(**fields)

@@ -12,8 +12,10 @@ opened (a helper module next to the snippet, a data file read with ``open``, a h
 ``runpy``), the repository paths where a module it failed to import would have been found (a
 snippet that catches the ``ImportError`` of a helper not written yet) or a file it opened in vain
 (one that catches the ``FileNotFoundError`` of a data file not written yet), the names in every
-repository folder it listed, and the size and modification time of every installed file it opened
-(a module of torch imported lazily). An entry is used only when all of those still match, so
+repository folder it listed, the size and modification time of every installed file it opened
+(a module of torch imported lazily), and every environment variable it read with its value. Paths
+it asked ``os.stat`` about (``os.path.exists``, ``getsize``, ``pathlib``) count as opened. An
+entry is used only when all of those still match, so
 editing a helper or a data file re-runs exactly the snippets that read it, and adding one re-runs
 those that looked for it. What a snippet sees without reading it, the modules the worker imported
 before forking (torch), is recorded once per worker (``installation_changed``): if any of them
@@ -42,9 +44,10 @@ from pathlib import Path
 
 from docexec.core.files import PACKAGE_DIR, remove_unused, write_atomically
 from docexec.core.records import RunResult, decode, encode
+from docexec.run.protocol import worker_environment
 
 CACHE_DIR = ".cache/docexec"
-FORMAT = 6
+FORMAT = 7
 INSTALLATION_DIR = "installation"  # under CACHE_DIR: what each worker imported before forking
 
 
@@ -90,6 +93,7 @@ class RunCache:
     def __init__(self, root: Path):
         self.root = Path(root).resolve()
         self.folder = self.root / CACHE_DIR / "runs"
+        self.environment = worker_environment(os.environ)  # what a snippet this build runs sees
 
     def key(self, path: str, options: dict, data: bytes | None = None) -> str:
         """The key of ``path`` with the bytes ``data`` (default: as it is now on disk), its limits and
@@ -126,8 +130,9 @@ class RunCache:
 
     def _unchanged(self, data: dict) -> bool:
         """Whether everything an entry's run read is as it was: repository files (by content),
-        paths where an import or an open looked in vain (still absent), folders it listed (same names) and
-        installed files it opened (same size and modification time)."""
+        paths where an import or an open looked in vain (still absent), folders it listed (same names),
+        installed files it opened (same size and modification time) and environment variables it
+        read (the same value, or still unset, in the environment a worker started now gets)."""
         for dep, digest in data["deps"].items():
             with open(os.path.join(self.root, dep), "rb") as handle:
                 if _sha(handle.read()) != digest:
@@ -136,7 +141,9 @@ class RunCache:
             return False
         if any(_listing(os.path.join(self.root, folder)) != digest for folder, digest in data["listed"].items()):
             return False
-        return all(_stat(path) == tuple(stat) for path, stat in data["installed"].items())
+        if not all(_stat(path) == tuple(stat) for path, stat in data["installed"].items()):
+            return False
+        return all(self.environment.get(name) == value for name, value in data["env"].items())
 
     def installation_changed(self) -> bool:
         """Whether a module a worker imported before forking (torch and what it imports, recorded by
@@ -174,7 +181,7 @@ class RunCache:
         reads = result.reads
         listed = {folder: _listing(os.path.join(self.root, folder)) for folder in sorted(set(reads.listed))}
         entry = {"format": FORMAT, "path": result.path, "deps": digests, "absent": sorted(set(reads.absent)),
-                 "listed": listed, "installed": reads.installed, "result": encode(result)}
+                 "listed": listed, "installed": reads.installed, "env": reads.env, "result": encode(result)}
         entry["digest"] = _entry_digest(entry, key)
         write_atomically(self.folder / f"{key}.json", json.dumps(entry))
 

@@ -18,9 +18,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from docexec.core.files import IMPORT_DIR
 from docexec.core.records import Failure, RunResult, from_report
-from docexec.run.protocol import Group, Request
+from docexec.run.protocol import Group, Request, worker_environment
 
 #: Seconds a snippet may run before it is stopped: the slowest took 25 s on this 2-core machine while
 #: other builds ran, and a cold build under that load must not fail for time.
@@ -106,17 +105,7 @@ def start_worker(root: Path, python: str | None = None) -> Worker:
     Raises:
         ExecutionError: the worker could not be started.
     """
-    env = dict(os.environ)
-    env["PYTHONHASHSEED"] = "0"
-    # Forking a process that holds torch copies its page tables: about 10 ms per snippet with 4 KiB
-    # pages. glibc's malloc can ask for transparent huge pages instead
-    # (https://www.gnu.org/software/libc/manual/html_node/Memory-Allocation-Tunables.html), which
-    # roughly halves the cost of a fork and its exit. A glibc without this tunable ignores it.
-    if "glibc.malloc.hugetlb" not in env.get("GLIBC_TUNABLES", ""):
-        env["GLIBC_TUNABLES"] = ":".join(filter(None, [env.get("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=1"]))
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(IMPORT_DIR)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
-    )
+    env = worker_environment(os.environ)
     try:
         proc = subprocess.Popen([python or sys.executable, "-m", "docexec.run.worker"], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(root))

@@ -18,10 +18,12 @@ Nothing here imports torch: the build imports this module too.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import NotRequired, TypedDict
 
+from docexec.core.files import IMPORT_DIR
 from docexec.source.snippets import NO_FIGURE
 
 
@@ -164,8 +166,10 @@ class End(TypedDict):
     listed), ``installed`` (files of the installation it opened: path -> [size, mtime_ns]; all of
     these see ``docexec.run.cache``), ``addresses`` (numbers in its output that were addresses or ids
     in its process, see ``docexec.source.claims.mask``), ``dropped`` (characters of output beyond what is
-    recorded) and ``late`` (True: it ended after faulthandler wrote where it was, shortly before its
-    timeout; the worker reports it as a timeout).
+    recorded), ``late`` (True: it ended after faulthandler wrote where it was, shortly before its
+    timeout; the worker reports it as a timeout), ``env`` (environment variables it read: name ->
+    value, None where unset) and ``unattributed`` (lines that wrote output no print call of the
+    snippet made).
     """
 
     status: str
@@ -181,6 +185,8 @@ class End(TypedDict):
     late: NotRequired[bool]
     installed: NotRequired[dict[str, list[int]]]
     dropped: NotRequired[int]
+    env: NotRequired[dict[str, str | None]]
+    unattributed: NotRequired[list[int]]
 
 
 class Report(TypedDict):
@@ -194,6 +200,21 @@ class Report(TypedDict):
     versions: dict[str, str]
     seconds: float
     end: End | None
+
+
+def worker_environment(base: dict[str, str]) -> dict[str, str]:
+    """The environment a worker (and every snippet it runs) gets when started from one with
+    ``base``: the same, with hash randomization off, glibc's malloc asked for transparent huge pages
+    (forking a process that holds torch copies its page tables: with 4 KiB pages about 10 ms per
+    snippet, about half that with huge pages; a glibc without the tunable ignores it,
+    https://www.gnu.org/software/libc/manual/html_node/Memory-Allocation-Tunables.html) and
+    docexec importable. The run cache compares what a snippet read of it with this."""
+    env = dict(base)
+    env["PYTHONHASHSEED"] = "0"
+    if "glibc.malloc.hugetlb" not in env.get("GLIBC_TUNABLES", ""):
+        env["GLIBC_TUNABLES"] = ":".join(filter(None, [env.get("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=1"]))
+    env["PYTHONPATH"] = os.pathsep.join([str(IMPORT_DIR)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    return env
 
 
 def error_end(kind: str, message: str, line: int = 0, traceback: str = "") -> End:

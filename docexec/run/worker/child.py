@@ -109,6 +109,7 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         faulthandler.dump_traceback_later(max(0.05, limits.timeout - 0.2), file=crash_log)
     imports, files = ImportReads(root, display), FileReads()
     sys.addaudithook(files)
+    files.watch(root, display)
     adopt_orphans()
     _forget_inherited_finalizers()
     own = os.getpid()
@@ -286,6 +287,8 @@ def _finish(status: End, root: str, capture: Capture, imports: ImportReads, file
         status["listed"] = files["listed"]
     if files["installed"]:
         status["installed"] = files["installed"]
+    if files["env"]:
+        status["env"] = files["env"]
     if capture.dropped:
         status["dropped"] = capture.dropped
     if capture.unattributed - {0}:

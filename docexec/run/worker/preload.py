@@ -22,6 +22,8 @@ def preload() -> None:
     Left out: an example that turns on a warning hidden by default (a ``DeprecationWarning``)
     before its first use of ``torch.func`` does not see one that importing it raised.
     """
+    INHERITED_ENVIRONMENT.update(os.environ)
+    INHERITED_ENVIRONMENT.pop(WARM_ENV, None)  # set by this process itself (below)
     import torch  # noqa: F401
 
     with contextlib.suppress(ImportError):
@@ -31,6 +33,11 @@ def preload() -> None:
         sys.stderr.flush()
         os.execv(sys.executable, [sys.executable, "-m", "docexec.run.worker"])
 
+
+#: The environment this process was started with (``docexec.run.protocol.worker_environment``):
+#: a variable whose value differs from it in a snippet was set by what ``preload`` imported
+#: (``TORCHINDUCTOR_CACHE_DIR``), which the run cache does not track (``FileReads.watch``).
+INHERITED_ENVIRONMENT: dict[str, str] = {}
 
 #: The environment variable that turns ``WARM_IMPORTS`` off (0); the worker sets it itself when
 #: importing them is not silent (``preload``).

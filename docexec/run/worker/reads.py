@@ -10,8 +10,10 @@ import os
 import shlex
 import shutil
 import sys
+import sysconfig
 
 from docexec.core.files import PACKAGE_DIR
+from docexec.run.worker.preload import INHERITED_ENVIRONMENT
 
 
 class FileReads:
@@ -33,6 +35,65 @@ class FileReads:
         self.on = False
         self.opened: set[str] = set()
         self.listed: set[str] = set()
+        self.asked: set[str] = set()  # paths asked about (``os.stat``): a file's answer follows its content
+        self.env: dict[str, str | None] = {}  # variables the snippet read, as they were (None: unset)
+        self._set: set[str] = set()  # variables the snippet set itself: what it reads of them is its own
+        self._prefix, self._display = "", ""  # the repository (``watch``): whose reads of a variable count
+
+    def watch(self, root: str, display: str) -> None:
+        """Also note what no audit event reports (in this process, which runs one snippet): every
+        path ``os.stat`` and ``os.lstat`` are asked about (``os.path.exists``, ``isfile``,
+        ``getsize``, ``pathlib``'s ``exists`` and ``stat`` go through them): a file as if opened, a
+        path that does not exist as if an open looked for it in vain (a folder's answer is not kept:
+        whether it exists, not what it holds, and a build adds folders to the repository), and every
+        environment variable the snippet or a repository file (``display``, under ``root``) reads
+        through ``os.environ`` by name (``os.getenv``, ``in``, ``get``; not a copy of it all, or
+        its ``items()``, which a snippet hands to a child process). What an installed library reads
+        (torch reads its own variables, mostly as it is imported, before the snippet) is not
+        noted: the worker's process sets some of those itself."""
+        self._prefix, self._display = os.path.join(root, ""), display
+        for name in ("stat", "lstat"):
+            setattr(os, name, self._asking(getattr(os, name)))
+        reads = self
+
+        class Environ(type(os.environ)):
+            def __getitem__(self, key):
+                try:
+                    value = super().__getitem__(key)
+                except KeyError:
+                    reads._read_env(key, None)
+                    raise
+                reads._read_env(key, value)
+                return value
+
+            def __setitem__(self, key, value):
+                reads._set.add(key)
+                super().__setitem__(key, value)
+
+            def __delitem__(self, key):
+                reads._set.add(key)
+                super().__delitem__(key)
+
+        os.environ.__class__ = Environ
+
+    def _read_env(self, key, value) -> None:
+        if self.on and isinstance(key, str) and key not in self._set and key not in self.env:
+            frame = sys._getframe(2)
+            while frame is not None and frame.f_code.co_filename.startswith(_STDLIB):  # os.getenv, Mapping.get
+                if frame.f_code.co_name in _WHOLE:  # the whole environment, for a child process, say
+                    return
+                frame = frame.f_back
+            if frame is not None and _is_local(frame.f_code.co_filename, self._prefix, self._display) \
+                    and INHERITED_ENVIRONMENT.get(key) == value:  # not set by the worker's own imports
+                self.env[key] = value
+
+    def _asking(self, original):
+        def asked(path, *args, **kwargs):
+            if self.on and kwargs.get("dir_fd") is None and isinstance(path, (str, bytes, os.PathLike)):
+                self.asked.add(os.path.abspath(os.fsdecode(path)))
+            return original(path, *args, **kwargs)
+
+        return asked
 
     def __call__(self, event: str, args: tuple) -> None:
         if not self.on:
@@ -79,9 +140,11 @@ class FileReads:
         listed (``listed``), all relative to ``root``, and every other file opened that still
         exists (``installed``: absolute path -> [size, mtime_ns]; the Python installation's files
         and any other, such as a data file elsewhere on the machine), leaving out the snippet's own
-        file, its working folder and the kernel's pseudo-files (/proc, /sys, /dev)."""
+        file, its working folder and the kernel's pseudo-files (/proc, /sys, /dev); and the
+        environment variables it read (``env``: name -> value, None where unset)."""
         prefix, scratch = os.path.join(root, ""), os.path.join(workdir, "")
         own = {os.path.join(root, display)}
+        self.opened |= {path for path in self.asked if not os.path.isdir(path)}
         local = [p for p in self.opened if _is_local(p, prefix, "") and p not in own and not p.startswith(scratch)]
         read = sorted(relative(p, root) for p in local if os.path.isfile(p))
         absent = sorted(relative(p, root) for p in local if not os.path.lexists(p))
@@ -98,8 +161,14 @@ class FileReads:
                 continue
             if os.path.isfile(path):
                 installed[path] = [stat.st_size, stat.st_mtime_ns]
-        return {"read": read, "absent": absent, "listed": listed, "installed": installed}
+        return {"read": read, "absent": absent, "listed": listed, "installed": installed, "env": self.env}
 
+
+#: Where the standard library's code lives: its frames pass an environment read on (``os.getenv``).
+_STDLIB = (os.path.join(sysconfig.get_paths()["stdlib"], ""), "<frozen ")  # os is frozen in 3.11
+
+#: Functions that read every variable (``os.environ.copy()``, ``.items()``): not noted one by one.
+_WHOLE = {"__iter__", "copy", "__repr__"}
 
 #: Shells whose ``-c`` argument is a command line (``subprocess.run(..., shell=True)`` runs ``/bin/sh -c``).
 _SHELLS = {"sh", "bash", "dash", "zsh"}
