@@ -241,3 +241,12 @@ def test_an_exercise_hides_each_claim_and_keeps_the_code():
     assert claims.hidden(source) == ('x = 2\nprint(x)  # ?\nprint("a\\nb")  # ?\nprint(x,\n      x)  # ?\n'
                                      'print("free")\n')
     assert claims.hidden("print(") == "print("  # does not parse: left for the run to report
+
+
+def test_a_line_of_code_keeps_its_place_when_fix_adds_claim_lines_above_it():
+    """``remap_lines`` (how ``make fix`` places a line that wrote output no print made, after it
+    rewrote claims): two '#>' lines added above move it down by two; a line above them stays."""
+    source = 'exec("print(1)")\nprint("a\\nb")\nexec("print(2)")\nprint("c")\n'
+    new, _ = rewrite.rewrite(source, [Printed(2, "a\nb\n"), Printed(4, "c\n")])
+    assert new.splitlines()[4] == 'exec("print(2)")'
+    assert rewrite.remap_lines(source, new, [1, 3]) == [1, 5]

@@ -102,6 +102,19 @@ def test_a_comment_on_a_line_that_prints_by_another_route_is_refused_as_a_claim(
                        (5, "this line writes output that no print(...) call on it made (exec")]
 
 
+def test_a_print_in_a_process_started_with_spawn_reaches_the_page_and_its_claim_is_refused(tmp_path):
+    """A spawned process runs its own copy of the file: its output is on the page in order, as
+    Python prints it; a claim on its print cannot be checked and is refused at its line; its print
+    without a claim is no failure (it did run, in the other process)."""
+    root = copy_fixtures(tmp_path, "streams")
+    results = run_all(root, cache=False, paths=["snippets/streams/spawned.py"])
+    result = results.runs["snippets/streams/spawned.py"]
+    assert result.ok, result.failure
+    assert result.output == as_python_runs(root / "snippets/streams/spawned.py")
+    assert [(p.line, p.message.split(",")[0]) for p in results.problems()] == [
+        (5, "this print did not run in the example's own process")]
+
+
 def test_warnings_name_what_python_names_and_nothing_of_the_engine(tmp_path):
     root = copy_fixtures(tmp_path, "streams")
     output = run_all(root, cache=False).runs["snippets/streams/warns.py"].output

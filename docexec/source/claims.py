@@ -267,17 +267,24 @@ def check(path: str, source: str, prints: list[Printed], complete: bool = True,
                                             "so the comment after it cannot be checked as a claim: print the value "
                                             "with print(...) here, or put the comment on a line of its own"))
     for site in sites:
-        reason = _site_problem(site, actual[site.line], complete)
+        reason = _site_problem(site, actual[site.line], complete, elsewhere=bool(unattributed))
         if reason:
             problems.append(Problem(path, site.line, reason))
     return problems
 
 
-def _site_problem(site: PrintSite, got: list[str] | None, complete: bool) -> str | None:
-    """What is wrong with the claim of one print call that printed ``got`` (None: it never ran), if anything."""
+def _site_problem(site: PrintSite, got: list[str] | None, complete: bool, elsewhere: bool = False) -> str | None:
+    """What is wrong with the claim of one print call that printed ``got`` (None: it never ran), if
+    anything. ``elsewhere``: the run wrote output by other routes, which may hold this print's (a
+    process started with multiprocessing's spawn runs its own copy of the file)."""
     want = site.expected
     if site.block and site.claim is not None:
         return "this print has both an inline claim and '#>' lines; keep one (run `make fix` to keep the '#>' lines)"
+    if got is None and elsewhere:
+        return None if want is None else (
+            "this print did not run in the example's own process, so its claim cannot be checked; the output "
+            "written by other routes may be its (a process started with multiprocessing's spawn or forkserver "
+            "runs its own copy of the file): remove the claim")
     if got is None:
         if not complete:
             return None

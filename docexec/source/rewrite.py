@@ -37,6 +37,18 @@ def remap_prints(old_source: str, new_source: str, prints: list[Printed]) -> lis
     return moved
 
 
+def remap_lines(old_source: str, new_source: str, lines: list[int]) -> list[int]:
+    """Move lines of code of ``old_source`` to where they are in ``new_source`` (as ``remap_prints``):
+    a line keeps its distance to the next print call, or to the end of the file after the last."""
+    old_sites, new_sites = find_print_sites(old_source), find_print_sites(new_source)
+    old_end, new_end = old_source.count("\n"), new_source.count("\n")
+    moved = []
+    for line in lines:
+        after = next((i for i, site in enumerate(old_sites) if site.line > line), None)
+        moved.append(line + (new_end - old_end if after is None else new_sites[after].line - old_sites[after].line))
+    return moved
+
+
 @dataclass(frozen=True)
 class Change:
     """One claim rewritten by ``rewrite``: where, and the claimed lines before and after."""

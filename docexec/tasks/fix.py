@@ -58,7 +58,8 @@ def fix(runner: Runner, paths: list[str], out=sys.stdout) -> int:
             rewritten[path] = new_source
         for change in changes:
             print(f"{path}:{change.line}: {_show(change.before)}  =>  {_show(change.after)}", file=out)
-        remaining = claims.check(path, new_source, rewrite.remap_prints(source, new_source, claims.masked(result)))
+        remaining = claims.check(path, new_source, rewrite.remap_prints(source, new_source, claims.masked(result)),
+                                 unattributed=rewrite.remap_lines(source, new_source, result.unattributed))
         remaining += long_lines(path, new_source)  # fix keeps lines within the limit, but not a long code line
         for problem in remaining:
             print(str(problem), file=out)
