@@ -24,13 +24,15 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
   * ``docexec.graphs.graph``    the autograd graph as DOT text (shown on chapter 01, run in the worker);
   * ``docexec.graphs.teach``    teaching facts drawn on a figure, and the key to the figures;
   * ``docexec.graphs.tooltips`` what each box of a figure is, in a sentence (its tooltip);
+  * ``docexec.graphs.forward_figure``  the figure of a forward pass (``figure=tangents``);
   * ``docexec.graphs.figures``  committed DOT files kept in step with the runs, drawn as SVG.
 
 ``run``: running examples
   * ``docexec.run.protocol``  the typed records the build and the worker exchange;
   * ``docexec.run.worker``    the worker: imports torch once, forks one process per example
     (``child``: the example's process; ``capture``: what it writes; ``reads``: what it read;
-    ``processes``: what it starts; ``record``: what autograd did; ``preload``: imports before forking;
+    ``processes``: what it starts; ``record``: what autograd did; ``record_tangents``: what forward
+    mode did; ``preload``: imports before forking;
     ``pool``: slots, forks, timeouts);
   * ``docexec.run.execute``   starts the worker and turns its reports into ``RunResult`` records;
   * ``docexec.run.cache``     the run cache, keyed on everything a run read;

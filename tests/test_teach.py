@@ -119,7 +119,7 @@ def test_a_forward_mode_figure_counts_every_operation_where_it_stops_drawing(tmp
                               "snippets/f/plain.py": "# docexec: figure=tangents\nimport torch\nx = torch.ones(2)\n"})
     results = run_all(tmp_path)
     long = results.runs["snippets/f/long.py"].graph
-    assert "forward mode ran 60 operations that made dual tensors, of which the first 40 are drawn" in long.caption
+    assert "forward mode had run 60 operations that made dual tensors, of which the first 40 are drawn" in long.caption
     assert long.dot.count("step ") == 40
     assert results.runs["snippets/f/plain.py"].ok and results.runs["snippets/f/plain.py"].graph is None
 

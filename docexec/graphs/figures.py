@@ -175,7 +175,7 @@ def _draw(program: str, dot: str) -> str:
 _PROLOG = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>'
 #: The id of a document's top-level group: ``graph0`` alone, ``page0,1_graph0`` and so on after
 #: the first graph of a batch.
-_GRAPH_ID = re.compile(r'<g id="[^"]*" class="graph"')
+_GRAPH_ID = re.compile(r'<g id="[^"]*" class="graph\b')
 #: What a batch may draw differently from a lone drawing: Graphviz 2.43 writes clusters in an
 #: order that depends on the graphs drawn before in the same process, and numbers gradient fills
 #: across them.
@@ -213,7 +213,7 @@ def _draw_batch(program: str, dots: list[str]) -> list[str] | None:
     titles = [_TITLE.search(document) for document in documents]
     if [title.group(1) if title else None for title in titles] != [_batchable(dot) for dot in dots]:
         return None  # a document that is not its source's: never stored under the wrong key
-    return [_GRAPH_ID.sub('<g id="graph0" class="graph"', _PROLOG + document, count=1) for document in documents]
+    return [_GRAPH_ID.sub('<g id="graph0" class="graph', _PROLOG + document, count=1) for document in documents]
 
 
 #: A box's name as Graphviz titles it, then the link it makes of a ``tooltip`` attribute: the

@@ -29,8 +29,8 @@ def figure(display: str, tensors: dict, facts: Facts) -> dict:
     out += [f'  {start} -> {end} [class="flow"]' for start, end in edges]
     out.append("}")
     count = facts.tangent_count
-    caption = (f"In <code>{escape(display.rpartition('/')[2])}</code>, forward mode ran {count} operation"
-               f"{'s' if count != 1 else ''} that made dual tensors"
+    caption = (f"At the end of <code>{escape(display.rpartition('/')[2])}</code>, forward mode had run {count} "
+               f"operation{'s' if count != 1 else ''} that made dual tensors"
                + (f", of which the first {len(facts.tangents)} are drawn" if count > len(facts.tangents) else "")
                + ". Each result shows the value and the tangent the run computed for it, together, in the one "
                "forward pass; circled numbers give the order they ran in, and an arrow leads from each input to "

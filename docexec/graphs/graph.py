@@ -44,7 +44,7 @@ def walk(tensors, limit=MAX_NODES, ids=None):
     for name, tensor in tensors.items():
         if id(tensor) not in tensor_ids:
             tid = tensor_ids[id(tensor)] = f"t{len(tensor_ids)}"
-            nodes.append((tid, tensor_kind(tensor), _tensor_label(name, tensor)))
+            nodes.append((tid, kind_of(tensor), _tensor_label(name, tensor)))
     for tensor in tensors.values():  # depth first, first input first
         stack = [tensor.grad_fn] if tensor.grad_fn is not None else []
         while stack:
@@ -108,8 +108,8 @@ def _cut(nodes, visited, node_ids, limit):
     return nodes, visited[:limit]
 
 
-def tensor_kind(tensor):
-    """A tensor's box class in ``STYLE``: ``tensor-nonleaf``, ``tensor-leaf`` or ``tensor-nograd``."""
+def kind_of(tensor):
+    """The class in ``STYLE`` of a tensor's box."""
     if tensor.grad_fn is not None:
         return "tensor-nonleaf"
     return "tensor-leaf" if tensor.requires_grad else "tensor-nograd"

@@ -48,7 +48,7 @@ def tangent_mode(facts: Facts, keep: list):
                     for given in inputs:
                         facts.values.setdefault(id(given), _value_and_tangent(forward_ad, given))
                     for made in (result, *inputs):
-                        facts.kinds_of[id(made)] = graph.tensor_kind(made)
+                        facts.kinds_of[id(made)] = graph.kind_of(made)
                     facts.tangents.append(TangentStep(
                         op=_operation(func), result=id(result),
                         inputs=tuple(id(t) for t in inputs), value=brief(primal), tangent=brief(tangent)))
