@@ -26,7 +26,7 @@ def bench():
     spec.loader.exec_module(module)
     yield module
     del sys.modules["bench"]
-    for part in ("bench_sites", "bench_serve", "bench_report", "recording_cost"):
+    for part in ("bench_sites", "bench_serve", "bench_report", "recording_cost", "printing_cost"):
         sys.modules.pop(part, None)
     sys.path.remove(str(ROOT / "tools"))
 
@@ -112,3 +112,13 @@ def test_the_recording_cost_runs_exactly_the_examples_that_ask_for_a_recorded_fi
     others = set(discover(ROOT)) - set(asked)
     unasked = [path for path in others if "figure=" in read_source(ROOT / path)]
     assert others and unasked and all("figure=none" in read_source(ROOT / path) for path in unasked)
+
+
+def test_the_printing_cost_times_the_same_loop_under_the_engine_and_under_python(bench, tmp_path):
+    """Both sides time their own loop of prints; the example written for the engine is removed."""
+    from printing_cost import printing_cost
+
+    (tmp_path / "snippets").mkdir()
+    cost = printing_cost(tmp_path, repeat=1)
+    assert 0 < cost.python_us < cost.engine_us < 1000
+    assert list((tmp_path / "snippets").iterdir()) == []

@@ -37,7 +37,8 @@ A round, for each site size:
   of the first chapter, then the project rebuilt; prose edit: a sentence appended to that
   chapter's page, then the project rebuilt;
 * recording (1x site only, ``--skip-recording`` leaves it out): every example that asks for a
-  teaching figure run with and without its recording (``tools/recording_cost.py``);
+  teaching figure run with and without its recording (``tools/recording_cost.py``); and what a
+  print costs under the engine against ``python -u`` (``tools/printing_cost.py``);
 * serve (1x site only, ``--skip-serve`` leaves it out): each site under ``mkdocs serve``; the
   same edits (``--serve-edits`` of each per side, their mean), each timed from the file write to
   the reload: MkDocs' livereload endpoint ``/livereload/<epoch>/<id>`` answers once a build newer
@@ -79,6 +80,7 @@ from bench_report import (
     measures,
     print_cpu,
     print_memory,
+    print_printing,
     print_recording,
     print_round,
     print_table,
@@ -97,6 +99,7 @@ from bench_sites import (
     run,
     scaled_copy,
 )
+from printing_cost import printing_cost
 from recording_cost import recording_cost
 
 MARKDOWN_EXEC_FAILED = "Execution of python code block exited with errors"
@@ -220,6 +223,7 @@ def main() -> None:
                     serve_round(sites, rnd, args.serve_edits)
                 if sites.label == "1x" and not args.skip_recording:
                     rnd.recording = recording_cost(sites.project.folder, flip=rnd.flip)
+                    rnd.printing = printing_cost(sites.project.folder)
             print_round(rnd)
             rounds.append(rnd)
     rows = [row for m in measures({s.label: s.examples for s in sizes}) if (row := evaluate(m, rounds))]
@@ -229,6 +233,7 @@ def main() -> None:
     print_memory(rounds, [s.label for s in sizes])
     print_cpu(rounds)
     print_recording(rounds)
+    print_printing(rounds)
     print("markdown-exec has no cache (each of its builds runs every example): its one build per round stands in "
           "every build row; BASE runs nothing: its warm builds stand in the edit rows.")
 

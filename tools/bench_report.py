@@ -12,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 
 from bench_sites import MARKDOWN_EXEC, Run
+from printing_cost import PrintingCost
 from recording_cost import RecordingCost
 
 
@@ -26,6 +27,7 @@ class Round:
     peaks: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     recording: RecordingCost | None = None
+    printing: PrintingCost | None = None
 
     @property
     def flip(self) -> bool:
@@ -184,6 +186,16 @@ def print_recording(rounds: list[Round]) -> None:
         print(f"recording a teaching figure: {median:.1f} ms per example that asks for one ({costs[0].examples} "
               f"examples; rounds {', '.join(f'{c.ms_per_example:.1f}' for c in costs)}); target <= 5 ms: "
               f"{'PASS' if median <= 5 else 'MISS'}")
+
+
+def print_printing(rounds: list[Round]) -> None:
+    """What a print costs under the engine against ``python -u`` (``printing_cost``), median over the rounds."""
+    costs = [r.printing for r in rounds if r.printing]
+    if costs:
+        ratio = statistics.median(c.ratio for c in costs)
+        print(f"printing: {statistics.median(c.engine_us for c in costs):.1f} µs a print under the engine, "
+              f"{statistics.median(c.python_us for c in costs):.1f} µs under python -u: {ratio:.1f}x (rounds "
+              f"{', '.join(f'{c.ratio:.1f}' for c in costs)}); target <= 3x: {'PASS' if ratio <= 3 else 'MISS'}")
 
 
 def print_round(rnd: Round) -> None:

@@ -156,13 +156,22 @@ def event_of(record: Chunk | Printed) -> dict:
 
 
 def record_of(event: dict) -> Chunk | Printed | Graph:
-    """The record an event of the worker stands for (the inverse of ``event_of``, and graphs)."""
+    """The record an event of the worker stands for (the inverse of ``event_of``, and graphs); of an
+    event that holds a chunk and the print that wrote it (``protocol.Event``), the chunk."""
     if "graph" in event:
         return Graph(**event["graph"])
-    if "p" in event:
+    if "p" in event and "o" not in event:
         parts = event.get("a")
         return Printed(int(event.get("l", 0)), event["p"], None if parts is None else tuple(parts))
     return Chunk(int(event.get("l", 0)), event["o"], event.get("s", STDOUT))
+
+
+def _print_of(event: dict) -> Printed | None:
+    """The print an event that also holds its chunk stands for, else None."""
+    if "p" not in event or "o" not in event:
+        return None
+    parts = event.get("a")
+    return Printed(int(event.get("pl", event.get("l", 0))), event["p"], None if parts is None else tuple(parts))
 
 
 def from_report(path: str, events: list[dict], end: dict | None, **fields) -> RunResult:
@@ -176,6 +185,9 @@ def from_report(path: str, events: list[dict], end: dict | None, **fields) -> Ru
             result.graph = record
         else:
             (result.prints if isinstance(record, Printed) else result.chunks).append(record)
+            printed = _print_of(event)
+            if printed is not None:
+                result.prints.append(printed)
     if end.get("status") != "ok":
         result.failure = Failure(end.get("type", ""), end.get("message", ""), int(end.get("line", 0) or 0),
                                  end.get("traceback", ""))

@@ -135,12 +135,13 @@ MAX_RECORDED = 16_000_000
 
 
 class Event(TypedDict, total=False):
-    """One line of a snippet's events file; exactly one of ``o``, ``p``, ``graph`` is set.
+    """One line of a snippet's events file: ``o``, ``p`` (or both), or ``graph``.
 
     ``o``: text written to stdout (or stderr, with ``s`` = ``"stderr"``), ``l`` the snippet's
     module-level line that was running (0 if none), ``raw_end`` how far the raw output (written
     below Python, to file descriptors 1 and 2) had been read when this text was written;
-    ``p``: the text one ``print`` call in the snippet file wrote, ``l`` the line of that call, ``a``
+    ``p``: the text one ``print`` call in the snippet file wrote, ``l`` the line of that call (or,
+    in an event with ``o`` too, ``pl``: one event for the text a print wrote and for the print), ``a``
     what it wrote of each argument (left out when it had one argument and the default end: then
     that is ``p`` without its line break);
     ``graph``: ``{"dot": ..., "alt": ...}``, the autograd graph left when the snippet finished.
@@ -148,6 +149,7 @@ class Event(TypedDict, total=False):
 
     o: str
     p: str
+    pl: int
     a: list[str]
     l: int  # noqa: E741 - the wire name
     s: str

@@ -199,7 +199,7 @@ def _execute(root: str, display: str, workdir: str, capture: Capture, imports: I
             recorder.start()
         capture.started = time.perf_counter()
         files.on = True
-        _as_main(code, namespace)
+        _as_main(code, namespace, capture.below)
         capture.ended = time.perf_counter()
     except SystemExit as exc:
         if exc.code not in (None, 0):
@@ -221,9 +221,11 @@ _AS_MAIN = compile("def _enter(n, code, ns): return _enter(n - 1, code, ns) if n
                    "sys", "exec")
 
 
-def _as_main(code, namespace: dict, depth: int = 8) -> None:
+def _as_main(code, namespace: dict, below: set, depth: int = 8) -> None:
+    """Run ``code`` below the ``sys`` frames of ``_AS_MAIN``, whose code goes into ``below``."""
     scope: dict = {}
     exec(_AS_MAIN, scope)
+    below.add(scope["_enter"].__code__)
     _stack_ends_at(scope["_enter"].__code__)
     scope["_enter"](depth, code, namespace)
 
