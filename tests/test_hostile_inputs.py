@@ -409,7 +409,8 @@ def test_output_written_straight_to_the_file_descriptor_is_capped_as_print_outpu
 
 def test_the_output_limit_counts_characters_wherever_they_were_written(tmp_path):
     """Past ``MAX_RECORDED`` characters, what print and ``os.write`` add is counted, not kept: in
-    characters, two-byte ones too (none cut in half), and a crash's last words only up to the limit."""
+    characters, two-byte ones too (none cut in half), and a crash's last words only up to the limit,
+    the rest counted as for any other run."""
     from docexec.run.protocol import MAX_RECORDED
 
     write_snippets(tmp_path, {
@@ -431,3 +432,4 @@ def test_the_output_limit_counts_characters_wherever_they_were_written(tmp_path)
     assert multibyte.ok and len(multibyte.output) == MAX_RECORDED and "\ufffd" not in multibyte.output
     assert multibyte.dropped == 8_000_001 + 9_000_000 + 5 - MAX_RECORDED
     assert not crash.ok and len(crash.output) == MAX_RECORDED
+    assert crash.dropped == 16_000_000 + 30_000_000 - MAX_RECORDED  # the last words past the room: counted

@@ -17,6 +17,7 @@ Nothing here imports torch: the build imports this module too.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 from collections.abc import Callable
@@ -224,13 +225,26 @@ def error_end(kind: str, message: str, line: int = 0, traceback: str = "") -> En
     return {"status": "error", "type": kind, "message": message, "line": line, "traceback": traceback}
 
 
-def read_events(events_path: str, raw_path: str) -> tuple[list[Event], End | None, str]:
-    """Read a finished snippet's events file and the raw output after what the events hold.
+@dataclass
+class EventsRead:
+    """A finished snippet's events file and the raw output after what the events hold.
 
-    Returns:
-        ``(events, end, raw)``; a half-written last line (from a killed process) is skipped, and
-        ``end`` is None when the process wrote none.
+    Attributes:
+        events: its events, without the end; a half-written last line (a killed process) is skipped.
+        end: how it ended, or None when the process wrote no end (it crashed, or was stopped).
+        raw: the raw output after what the events hold, as much as ``MAX_RECORDED`` leaves room for.
+        cut: the characters of that raw output past the room, not kept (``End.dropped`` for an end
+            the worker writes for a process that wrote none).
     """
+
+    events: list
+    end: End | None
+    raw: str
+    cut: int
+
+
+def read_events(events_path: str, raw_path: str) -> EventsRead:
+    """Read a finished snippet's events file and the raw output after what the events hold."""
     events: list[Event] = []
     end = None
     with open(events_path, encoding="utf-8") as handle:
@@ -247,5 +261,10 @@ def read_events(events_path: str, raw_path: str) -> tuple[list[Event], End | Non
     kept = sum(len(event.get("o", "")) for event in events)
     with open(raw_path, "rb") as handle:  # what the snippet wrote after its last look (a crash's last words)
         handle.seek(drained)
-        raw = handle.read(max(0, MAX_RECORDED - kept)).decode("utf-8", "replace")  # bytes: no more characters
-    return events, end, raw
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        raw = decoder.decode(handle.read(max(0, MAX_RECORDED - kept)))  # bytes: no more characters
+        raw, cut = raw[:max(0, MAX_RECORDED - kept)], 0
+        while chunk := handle.read(1 << 20):  # past the room: counted, a MiB at a time, not kept
+            cut += len(decoder.decode(chunk))
+        cut += len(decoder.decode(b"", final=True))
+    return EventsRead(events, end, raw, cut)

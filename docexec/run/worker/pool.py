@@ -271,7 +271,8 @@ class _Group:
         return True
 
     def _report(self, proc: Running, wait_status: int, timed_out: bool) -> None:
-        events, end, raw = read_events(proc.events_path, proc.raw_path)
+        found = read_events(proc.events_path, proc.raw_path)
+        events, end, raw = found.events, found.end, found.raw
         report: Report = {"path": proc.display, "events": events, "raw": raw, "versions": self.versions,
                           "seconds": round(time.monotonic() - proc.started, 3), "end": end}
         if timed_out:
@@ -283,6 +284,8 @@ class _Group:
                                       _crash_line(written), _crash_trace(written["raw"]))
         elif end is None:
             report["end"] = error_end("Crash", describe_exit(wait_status), _crash_line(report), _crash_trace(raw))
+        if end is None and found.cut:  # what the process wrote past the room, as an end it wrote would say
+            report["end"]["dropped"] = found.cut
         self.out.write(json.dumps(report) + "\n")
         self.out.flush()
 
