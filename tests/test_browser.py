@@ -694,7 +694,7 @@ def _box_says(line: str) -> tuple[str, str]:
     what it returned (``prehook before(): returned None``), a saved tensor and its name (``self (x)``)."""
     ran = re.match(r"(?:prehook|hook|post-accumulate) (.+): returned (.+)$", line)
     if ran:
-        return line, f"{ran.group(1)} runs on what it " + ("receives" if line.startswith("prehook") else "sends") \
+        return line, f"{ran.group(1)} runs on what it " + ("receives" if line.startswith("prehook") else "computed") \
             + f" and returns {ran.group(2)}"
     saved = re.match(r"saved (\S+)(?: = |: )(.+?)(?: \(freed\))?$", line)
     return line, (f"{saved.group(1)} ({saved.group(2)})" if saved else "")
@@ -752,6 +752,9 @@ def test_a_step_says_what_its_hooks_returned_and_what_its_node_unpacked(browser,
     assert any("its prehook before() runs on what it receives and returns None" in line for line in said)
     assert any("the hook show() registered on h runs on the gradient h receives" in line for line in said)
     assert any("It unpacks what it saved for this step: other (w), self (x)." in line for line in said)
+    # two gradients along two arrows into one Node are added before it runs (what its prehook sees)
+    assert any("added into one gradient before it runs. Before the Node runs, its prehook before()" in line
+               for line in said)
 
 
 def test_a_forward_mode_figure_steps_through_the_operations_the_run_performed(browser, base_url):
@@ -770,10 +773,11 @@ def test_a_forward_mode_figure_steps_through_the_operations_the_run_performed(br
         page.keyboard.press("ArrowRight")
         shown = figure.evaluate(STEPPED)
         op, value, tangent = shown["lines"][2], shown["lines"][3], shown["lines"][4]
-        assert f"{op} runs" in shown["say"] and f"the {value} and" in shown["say"] and f"the {tangent}." in shown["say"]
+        assert f"{op} runs" in shown["say"] and f"the {value} " in shown["say"] and f"the {tangent}," in shown["say"]
         said.append(shown["say"])
     assert said[0].startswith("Step 1 of 3: make_dual of x, v runs, and makes dual_x.")
-    assert "from the one its input carries: dual_x (tangent [1, 1])" in said[1]
+    assert "nothing is computed" in said[0] and "computes" not in said[0]  # make_dual pairs, computes nothing
+    assert "worked out from the tangent its input carries: dual_x (tangent [1, 1])" in said[1]
     assert problems == []
     context.close()
 

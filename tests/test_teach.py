@@ -47,7 +47,7 @@ def site_examples_with_facts() -> list[str]:
     return [p for p in discover(ROOT) if options((ROOT / p).read_text(encoding="utf-8")).get("figure")]
 
 
-RECORDED = site_examples_with_facts() + [f"{FOLDER}/{n}.py" for n in ("gradients", "custom")]
+RECORDED = site_examples_with_facts() + [f"{FOLDER}/{n}.py" for n in ("gradients", "custom", "saved_hooks")]
 
 
 @pytest.fixture(scope="module")
@@ -252,3 +252,14 @@ def test_two_arrows_between_the_same_nodes_each_carry_the_gradient_sent_along_it
     pairs = [pair for pair, _ in arrows]
     twice = sorted(label for pair, label in arrows if pairs.count(pair) == 2)
     assert twice == ["[1, 2]", "[3, 4]"]
+
+
+def test_a_figure_names_only_the_examples_own_hooks(results):
+    """What the engine calls from its frame that is no hook of the example's (a custom Function's
+    backward, logging asked for its level, the example's unpack hook of saved_tensors_hooks) is not
+    drawn as one; the example's prehook is."""
+    result = results.runs[f"{FOLDER}/saved_hooks.py"]
+    assert result.ok, result.failure
+    assert "prehook (a lambda): returned None" in result.graph.dot
+    for not_a_hook in ("apply()", "getEffectiveLevel", "unpack()"):  # a Function's backward, logging, unpacking
+        assert not_a_hook not in result.graph.dot + result.graph.alt

@@ -42,6 +42,7 @@ def _boxes(facts: Facts, names: dict[int, str]) -> tuple[list, list, list]:
     """The boxes (id, label, class, tooltip), the arrows and the steps in words."""
     boxes, edges, words = [], [], []
     latest: dict[int, str] = {}  # tensor -> the box that shows it now (an in-place step shows it again)
+    made: set[int] = set()  # tensors a step made (dual ones)
     for number, step in enumerate(facts.tangents, start=1):
         sources = []
         for given in dict.fromkeys(step.inputs):
@@ -59,8 +60,12 @@ def _boxes(facts: Facts, names: dict[int, str]) -> tuple[list, list, list]:
         head = _STEPS[number - 1] if number <= len(_STEPS) else f"({number})"
         label = "\n".join([name, f"step {head}", f"{step.op} of {of}", f"value {step.value}",
                            f"tangent {step.tangent}"])
+        dual_inputs = [given for given in step.inputs if given in made or facts.values.get(given, ("", None))[1]]
+        how = ("its value and its tangent computed together" if dual_inputs
+               else "a value paired with a tangent, as given")
         boxes.append((box, label, facts.kinds_of.get(step.result, "tensor-nograd"),
-                      f"{name}: made by {step.op} in forward mode, its value and its tangent computed together"))
+                      f"{name}: made by {step.op} in forward mode, {how}"))
+        made.add(step.result)
         edges += [(source, box) for source in sources]
         latest[step.result] = box
         words.append(f"{step.op} of {of} gives {name} (value {step.value}, tangent {step.tangent})")

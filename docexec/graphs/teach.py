@@ -334,7 +334,7 @@ def caption(path: str, tensors: dict, facts: Facts | None) -> str:
     }
     if any(line.endswith("(freed)") for lines in (facts.saved.values() if facts else ()) for line in lines):
         said["saved"] += (" Marked (freed): the backward pass unpacked it when that Node's step came, "
-                          "then freed it.")
+                          "then the Node let go of it.")
     extra = " ".join(said[kind] for kind in KINDS if kind in kinds)
     if not extra and arrows:
         extra = "Arrows follow the forward pass; <code>backward()</code> walks them in reverse."

@@ -38,17 +38,21 @@
       return {g: g, from: ends[0], to: ends[1], flow: g.classList.contains("flow"),
               value: lines(g).join(" ")};
     });
+    var made = {}; // a Node -> the name of the tensor it made (a dashed line joins them)
+    edges.forEach(function (e) {
+      if (!e.flow && boxes[e.from] && boxes[e.to] && /^n/.test(e.from) && /^t/.test(e.to)) made[e.from] = lines(boxes[e.to])[0];
+    });
     var ran = Object.keys(boxes).filter(function (name) { return stepOf(boxes[name]) > 0; });
     ran.sort(function (a, b) { return stepOf(boxes[a]) - stepOf(boxes[b]); });
     if (svg.querySelector("g.graph.forward-mode")) { // forward mode: a step receives along its arrows
       return ran.map(function (name) {
-        return {name: name, box: boxes[name], boxes: boxes, forward: true, sent: [], joined: [],
+        return {name: name, box: boxes[name], boxes: boxes, made: made, forward: true, sent: [], joined: [],
                 got: edges.filter(function (e) { return e.to === name; })};
       });
     }
     return ran.map(function (name) {
       return {
-        name: name, box: boxes[name], boxes: boxes,
+        name: name, box: boxes[name], boxes: boxes, made: made,
         // an arrow runs the way the forward pass did: backward() sends against it
         sent: edges.filter(function (e) { return e.flow && e.to === name; }),
         got: edges.filter(function (e) { return e.flow && e.from === name; }),
@@ -62,10 +66,13 @@
   }
 
   // A box by its first line, and its step where it has one: "MulBackward0 (step 2)".
+  // and the tensor it made, where the figure draws one: "MulBackward0 (which made y, step 2)".
   function label(step, name) {
     var box = step.boxes[name];
     var ran = stepOf(box);
-    return (lines(box)[0] || name) + (ran ? " (step " + ran + ")" : "");
+    var made = step.made[name];
+    var notes = (made ? ["which made " + made] : []).concat(ran ? ["step " + ran] : []);
+    return (lines(box)[0] || name) + (notes.length ? " (" + notes.join(", ") + ")" : "");
   }
 
   // What a hook did, from a line the run wrote on its box: "prehook before(): returned None".
@@ -74,8 +81,8 @@
   var SAVED = /^saved (\S+)(?: = |: )(.+?)( \(freed\))?$/;
 
   function returned(value, what) {
-    return value === "None" ? "returns None, so " + what + " goes on unchanged"
-                            : "returns " + value + ", which replaces " + what;
+    return value === "None" ? "returns None: " + what + " goes on as the hook left it"
+                            : "returns " + value + ", which the pass uses instead of " + what;
   }
 
   function nodeHook(match) {
@@ -83,13 +90,14 @@
       return "Before the Node runs, its prehook " + match[2] + " runs on what it receives and " +
         returned(match[3], "that") + ".";
     }
-    return "After the Node has run, its hook " + match[2] + " runs on what it sends and " + returned(match[3], "that") + ".";
+    return "Once the Node has computed its gradients, its hook " + match[2] + " runs on what it computed and " +
+      returned(match[3], "that") + ".";
   }
 
   function tensorHook(match, tensor) {
     if (match[1] === "post-accumulate") {
       return "After " + tensor + ".grad is updated, the hook " + match[2] + " registered on " + tensor +
-        " runs and returns " + match[3] + ".";
+        " runs (it is given " + tensor + " itself, to read the new .grad).";
     }
     return "Before this Node runs, the hook " + match[2] + " registered on " + tensor + " runs on the " +
       "gradient " + tensor + " receives and " + returned(match[3], "that gradient") + ".";
@@ -100,14 +108,16 @@
     var freed = saved.every(function (match) { return match[3]; });
     return "It unpacks what it saved for this step: " + saved.map(function (match) {
       return match[1] + " (" + match[2] + ")";
-    }).join(", ") + "." + (freed ? " Once it has run, the pass frees " + (saved.length > 1 ? "them." : "it.") : "");
+    }).join(", ") + "." + (freed ? " Once it has run, the Node lets go of " + (saved.length > 1 ? "them" : "it") +
+                                   " (a tensor lives on where the example still holds it)." : "");
   }
 
   // A step of forward mode: its box says "y / step ② / sin of dual_x / value [..] / tangent [..]".
   function sayForward(steps, index) {
     if (index === 0) {
       return "Before the pass: " + steps.length + " operations will run, in the order the circled numbers " +
-        "give, each computing a value and its tangent together. Press Next to walk them as this build's run did.";
+        "give; each that computes a value computes its tangent in the same call. The labels show what each " +
+        "step made. Press Next to walk them as the example's run did.";
     }
     var step = steps[index - 1];
     var box = lines(step.box);
@@ -115,12 +125,16 @@
       return found.filter(function (line) { return line.indexOf(prefix) === 0; })[0] || "";
     };
     var words = ["Step " + index + " of " + steps.length + ": " + box[2] + " runs, and makes " + box[0] + "."];
-    words.push("It computes the " + find(box, "value ") + " and, in the same pass, the " + find(box, "tangent ") + ".");
     var carried = step.got.map(function (e) { return step.boxes[e.from]; }).filter(function (g) {
       return find(lines(g), "tangent ");
     }).map(function (g) { return lines(g)[0] + " (" + find(lines(g), "tangent ") + ")"; });
-    words.push(carried.length ? "It works the tangent out from the one its input carries: " + carried.join(", ") + "."
-                              : "No input carries a tangent: this step pairs the value with one.");
+    if (!carried.length) { // make_dual: no input carries a tangent yet
+      words.push("It pairs the " + find(box, "value ") + " with the " + find(box, "tangent ") +
+                 ", given as they are: nothing is computed.");
+      return words.join(" ");
+    }
+    words.push("It computes the " + find(box, "value ") + " and, in the same call, the " + find(box, "tangent ") +
+               ", worked out from the tangent its input carries: " + carried.join(", ") + ".");
     return words.join(" ");
   }
 
@@ -128,7 +142,10 @@
     if (steps.length && steps[0].forward) return sayForward(steps, index);
     if (index === 0) {
       return "Before the backward pass: " + steps.length + " Nodes will run, in the order the circled " +
-        "numbers give. Press Next to walk the pass as this build's run did.";
+        "numbers give. At each step the Node that runs gets a thick orange outline, the arrows it receives " +
+        "along turn blue and dashed, those it sends along orange; Nodes still to run are faded. An arrow points the way the " +
+        "forward pass went, so a gradient travels against it. The labels show what the run left at its end. " +
+        "Press Next to walk the pass as the example's run did.";
     }
     var step = steps[index - 1];
     var rest = lines(step.box).slice(1).filter(function (line) { return !/^step /.test(line); });
@@ -164,11 +181,17 @@
       else if (line !== unseen && !HOOK_RAN.test(line)) words.push("Its box says: " + line + ".");
     });
     words.push(unpacked(saved));
-    var sent = step.sent.filter(function (e) { return e.value; }).map(function (e) {
-      return e.value + " to " + label(step, e.from) + (stepOf(step.boxes[e.from]) ? "" : ", which does not run in this pass");
-    });
-    if (sent.length) words.push("It sends " + sent.join("; ") + ".");
     words = words.concat(after);
+    var sent = [];
+    step.sent.filter(function (e) { return e.value; }).forEach(function (e) {
+      var said = e.value + " to " + label(step, e.from) +
+                 (stepOf(step.boxes[e.from]) ? "" : ", which does not run in this pass");
+      var same = sent.filter(function (s) { return s.said === said; })[0];
+      if (same) same.times += 1; else sent.push({said: said, times: 1});
+    });
+    if (sent.length) words.push("It sends " + sent.map(function (s) {
+      return s.said + (s.times > 1 ? ", " + (s.times === 2 ? "twice" : s.times + " times") + " (one arrow each)" : "");
+    }).join("; ") + ".");
     return words.filter(Boolean).join(" ");
   }
 
@@ -178,7 +201,10 @@
     var got = step.got.filter(function (e) { return e.value; }).map(function (e) {
       return e.value + " from " + label(step, e.to);
     });
-    if (got.length) return "It receives " + got.join(" and ") + ".";
+    var twice = got.length === 2 && got[0] === got[1]; // y * y: the same gradient along both arrows
+    if (got.length > 1) return "It receives " + (twice ? got[0] + " twice (one arrow each)" : got.join(" and ")) +
+                               ", added into one gradient before it runs.";
+    if (got.length) return "It receives " + got[0] + ".";
     return step.got.length ? "" : "It receives the seed gradient the pass starts with.";
   }
 

@@ -30,8 +30,10 @@ keeps no reference that would change a tensor's life (only Nodes of graphs that 
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import sys
+import sysconfig
 import weakref
 
 from docexec.graphs.teach import Facts, brief
@@ -46,6 +48,7 @@ class Recorder:
         self.facts = Facts(kinds=tuple(kinds))
         self._undo: list = []  # how to take back each change start() made
         self._keep: list = []  # Nodes and tensors recorded about: their id() must stay theirs
+        self._own_packing = False  # the example entered saved_tensors_hooks (``_packing``)
         self._passing = 0  # how many recorded backward passes are running (a hook may start one)
         self._node_hooks: list[str] = []  # what a Node's hooks did, until that Node's step is noted
         self._calls: dict[int, str] = {}  # frame id -> the hook running in it (``prehook before()``)
@@ -63,12 +66,25 @@ class Recorder:
             previous = sys.getprofile()
             sys.setprofile(self._profile)
             self._undo.append(lambda: sys.setprofile(previous))
+        if "saved" in self.facts.kinds:
+            self._wrap(torch.autograd.graph.saved_tensors_hooks, "__enter__", self._packing)
         if "cuts" in self.facts.kinds:
             self._enter(_cut_mode(self.facts, self._keep))
         if "tangents" in self.facts.kinds:
             from docexec.run.worker.record_tangents import tangent_mode
 
             self._enter(tangent_mode(self.facts, self._keep))
+
+    def _packing(self, original):
+        """``saved_tensors_hooks.__enter__``, noting that the example packs saved tensors its own way:
+        reading them back would run its unpack hook, which may print or count, so they are not read."""
+        recorder = self
+
+        def entered(hooks, *args, **kwargs):
+            recorder._own_packing = True
+            return original(hooks, *args, **kwargs)
+
+        return entered
 
     def _enter(self, mode) -> None:
         mode.__enter__()
@@ -90,12 +106,14 @@ class Recorder:
     def _backward(self, original):
         recorder = self
 
-        def recorded(tensors, *args, **kwargs):
+        def recorded(*args, **kwargs):
+            # backward(tensors, ...) and grad(outputs, ...), also given by keyword
+            tensors = args[0] if args else kwargs.get("tensors", kwargs.get("outputs", ()))
             roots = [tensors] if hasattr(tensors, "grad_fn") else list(tensors)
             handles = recorder._hook_every_node([t.grad_fn for t in roots if getattr(t, "grad_fn", None)])
             recorder._passing += 1
             try:
-                return original(tensors, *args, **kwargs)
+                return original(*args, **kwargs)
             finally:
                 recorder._passing -= 1
                 for handle in handles:
@@ -116,7 +134,7 @@ class Recorder:
             seen.add(id(node))
             self._keep.append(node)
             handles.append(node.register_hook(self._ran(node)))
-            if "saved" in self.facts.kinds:
+            if "saved" in self.facts.kinds and not self._own_packing:
                 self._before[id(node)] = _saved_now(node)
             stack.extend(parent for parent, _ in node.next_functions)
         return handles
@@ -184,7 +202,11 @@ class Recorder:
         """A function the engine called itself (a Node's hook: a tensor's is called by ``noted``)."""
         if event == "call":
             caller = frame.f_back
-            if caller is not None and caller.f_code.co_name == "_engine_run_backward":
+            if caller is not None and caller.f_code.co_name == "_engine_run_backward" \
+                    and not frame.f_code.co_filename.startswith(_not_hooks()):  # a custom Function's backward, a
+                # module's full backward hook, logging asked by the engine: torch's own code, not the example's hooks
+                if not _takes_gradients(frame):  # an unpack hook of saved_tensors_hooks: no Node's hook
+                    return
                 kind = "hook" if frame.f_code.co_argcount >= 2 else "prehook"
                 self._calls[id(frame)] = kind + " " + _called(frame.f_code.co_name)
         elif id(frame) in self._calls:
@@ -195,7 +217,7 @@ class Recorder:
     def facts_about(self, tensors: dict) -> Facts:
         """The facts, with what saved tensors and versions say now about the Nodes behind ``tensors``."""
         self.stop()
-        if {"saved", "versions"} & set(self.facts.kinds):
+        if {"saved", "versions"} & set(self.facts.kinds) and not self._own_packing:
             for node in _nodes(tensors):
                 self._read_saved(node, tensors)
         return self.facts
@@ -287,11 +309,24 @@ def _returned(kind: str, hook, result) -> str:
     return f"{kind} {_called(getattr(hook, '__name__', type(hook).__name__))}: returned {_brief_any(result)}"
 
 
+def _takes_gradients(frame) -> bool:
+    """Whether the function just called in ``frame`` was given a tuple of gradients first, as a Node's
+    hooks are (``grad_outputs``; a hook also ``grad_inputs``), not one tensor (an unpack hook)."""
+    code = frame.f_code
+    return code.co_argcount >= 1 and isinstance(frame.f_locals.get(code.co_varnames[0]), tuple)
+
+
+def _not_hooks() -> tuple[str, ...]:
+    """Where code lives that the engine's frame calls but that is no example's hook: torch's own (torch
+    is imported: a backward pass is running) and the standard library's (``logging``)."""
+    return (os.path.join(os.path.dirname(sys.modules["torch"].__file__), ""),
+            os.path.join(sysconfig.get_paths()["stdlib"], ""), "<frozen ")
+
+
 def _brief_any(value) -> str:
-    """A hook's result briefly: None, a tensor, or the first tensor of a tuple of gradients."""
+    """A hook's result briefly: None, a tensor, or a tuple of gradients as a tuple (``([20, 20],)``)."""
     if isinstance(value, (tuple, list)):
-        shown = [brief(v) for v in value if v is not None]
-        return shown[0] if len(shown) == 1 else "(" + ", ".join(brief(v) for v in value) + ")"
+        return "(" + ", ".join(brief(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     return brief(value)
 
 
