@@ -433,3 +433,64 @@ def test_the_output_limit_counts_characters_wherever_they_were_written(tmp_path)
     assert multibyte.dropped == 8_000_001 + 9_000_000 + 5 - MAX_RECORDED
     assert not crash.ok and len(crash.output) == MAX_RECORDED
     assert crash.dropped == 16_000_000 + 30_000_000 - MAX_RECORDED  # the last words past the room: counted
+
+
+def test_what_a_review_found_runs_as_python_runs_it(tmp_path):
+    """From an adversarial review: ``str()`` of a print's argument is called once, as Python calls
+    it; ``type(os.environ)`` and ``os.stat`` look as under Python though the cache watches them;
+    ``torch.autograd.grad`` given by keyword runs under a recorded figure; a file ``tokenize``
+    stops on (Python runs it) has its claims checked, not a traceback; a spawned process's print
+    with no later write in the parent is no failure."""
+    write_snippets(tmp_path, {
+        "snippets/r/str_once.py": """
+            class Counted:
+                calls = 0
+
+                def __str__(self):
+                    Counted.calls += 1
+                    return "counted"
+
+
+            print("first", Counted())  # first counted
+            print(Counted.calls)  # 1
+            """,
+        "snippets/r/looks.py": """
+            import os
+
+            print(type(os.environ).__name__, os.stat.__name__)  # _Environ stat
+            """,
+        "snippets/r/grad_keywords.py": """
+            # docexec: figure=gradients
+            import torch
+
+            x = torch.tensor([1.0, 2.0], requires_grad=True)
+            y = (x * x).sum()
+            (g,) = torch.autograd.grad(outputs=y, inputs=x)
+            print(g)  # tensor([2., 4.])
+            """,
+        "snippets/r/backslash.py": "def f():\n    return 1\n \\\n\nprint(f())  # 1\n",
+        "snippets/r/spawned_last.py": """
+            import multiprocessing
+
+
+            def work():
+                print("from the child")
+
+
+            if __name__ == "__main__":
+                process = multiprocessing.get_context("spawn").Process(target=work)
+                process.start()
+                process.join()
+            """})
+    results = run_all(tmp_path, cache=False)
+    problems = [str(p) for p in results.problems() if not p.path.startswith("diagrams/")]
+    assert problems == []
+    assert results.runs["snippets/r/spawned_last.py"].output == "from the child\n"
+
+
+def test_a_symbolic_link_to_nothing_among_the_examples_is_one_line(tmp_path):
+    (tmp_path / "snippets/l").mkdir(parents=True)
+    (tmp_path / "snippets/l/fine.py").write_text("print(1)  # 1\n")
+    (tmp_path / "snippets/l/gone.py").symlink_to(tmp_path / "nowhere.py")
+    assert [str(p) for p in run_all(tmp_path, cache=False).problems()] == [
+        "snippets/l/gone.py: cannot be read: No such file or directory"]

@@ -141,7 +141,7 @@ def check_claims(result: RunResult, source: str) -> list[Problem]:
 def run_problem(result: RunResult) -> Problem:
     """The problem for a run that did not finish: what happened and where."""
     failure = result.failure or Failure("")
-    if failure.error in ("Timeout", "Crash", "SystemExit", "Options", "MemoryError", "Encoding"):
+    if failure.error in ("Timeout", "Crash", "SystemExit", "Options", "MemoryError", "Encoding", "Unreadable"):
         message = failure.message
     else:
         message = f"raised {failure.error}: {failure.message}".rstrip(": ")

@@ -220,7 +220,11 @@ class Runner:
     def _look_up(self, path: str, found_options: dict, keys: dict) -> RunResult | None:
         """The cached result of ``path`` if valid, a failed result if it cannot run (not UTF-8, bad
         options), else None (it must run; its options and cache key are noted in ``found_options`` and ``keys``)."""
-        data = self._bytes(path)
+        try:
+            data = self._bytes(path)
+        except OSError as exc:  # a symbolic link to nothing, a file removed meanwhile, no permission
+            self._sources[path] = b""
+            return RunResult(path, Failure("Unreadable", f"cannot be read: {exc.strerror or exc}", 0))
         try:
             data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:

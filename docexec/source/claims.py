@@ -150,10 +150,20 @@ def find_print_sites(source: str) -> list[PrintSite]:
 
 
 def _comments_by_line(source: str) -> dict[int, tuple[int, str]]:
+    """Each line's comment: its column and text. ``tokenize`` stops on a few sources that Python runs
+    (a lone backslash line after a block): it starts again after the line it stopped on."""
     comments: dict[int, tuple[int, str]] = {}
-    for token in tokenize.generate_tokens(io.StringIO(source, newline=None).readline):
-        if token.type == tokenize.COMMENT:
-            comments[token.start[0]] = (token.start[1], token.string)
+    lines = io.StringIO(source, newline=None).readlines()
+    start = 0
+    while start < len(lines):
+        try:
+            for token in tokenize.generate_tokens(io.StringIO("".join(lines[start:])).readline):
+                if token.type == tokenize.COMMENT:
+                    comments[start + token.start[0]] = (token.start[1], token.string)
+            break
+        except (tokenize.TokenError, SyntaxError) as exc:  # IndentationError is a SyntaxError
+            stopped = exc.lineno if isinstance(exc, SyntaxError) else exc.args[1][0]
+            start += max(1, stopped or 1)
     return comments
 
 

@@ -224,9 +224,12 @@ def changed_lines(before: str, after: str) -> tuple[str, str]:
 
 
 def digests(root: Path, folder: str) -> dict[str, str]:
-    """Every file under ``root/folder`` (helpers and data too) -> the SHA-256 of its bytes, sorted."""
+    """Every file under ``root/folder`` (helpers and data too) -> the SHA-256 of its bytes, sorted
+    (a symbolic link to nothing holds no bytes: the build reports it as the example it names)."""
     found = {}
     for path in sorted(files_under(root, folder, "")):
+        if not os.path.isfile(os.path.join(root, path)):
+            continue
         with open(os.path.join(root, path), "rb") as handle:
             found[path] = hashlib.sha256(handle.read()).hexdigest()
     return found

@@ -290,6 +290,7 @@ def install_print(capture: Capture, filename: str) -> None:
     def print(*args, sep=" ", end="\n", file=None, flush=False):  # noqa: A001 - same name on purpose
         # print first, as Python does: under torch.compile, Dynamo stops tracing at print without a
         # word, and would warn about the sys._getframe below if it came first
+        args = tuple(arg if type(arg) is str else str(arg) for arg in args)  # once, as print does
         buffer = io.StringIO()
         original(*args, sep=sep, end=end, file=buffer)
         text = buffer.getvalue()
@@ -302,7 +303,7 @@ def install_print(capture: Capture, filename: str) -> None:
             printed = {"pl": caller.f_lineno}
             if len(args) != 1 or end not in ("\n", None):  # else its one argument's text is the text
                 shown = target.shown if isinstance(target, TextCapture) else str
-                printed["a"] = [shown(str(arg))[:MAX_PART] for arg in args]
+                printed["a"] = [shown(arg)[:MAX_PART] for arg in args]
         # a print that raises (a closed stream) is not recorded: it printed nothing
         if isinstance(target, TextCapture):
             written = target.put(text, printed)  # as the stream wrote it, encoded once; one event with the print

@@ -293,8 +293,8 @@ def _finish(status: End, root: str, capture: Capture, imports: ImportReads, file
         status["env"] = files["env"]
     if capture.dropped:
         status["dropped"] = capture.dropped
-    if capture.unattributed - {0}:
-        status["unattributed"] = sorted(capture.unattributed - {0})
+    if capture.unattributed:  # 0: drained when the snippet had ended (a child process's last words)
+        status["unattributed"] = sorted(capture.unattributed)
     addresses = _addresses(capture.numbers)
     if addresses:
         status["addresses"] = addresses

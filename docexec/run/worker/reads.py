@@ -4,6 +4,7 @@ vain."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.machinery
 import os
@@ -74,6 +75,8 @@ class FileReads:
                 reads._set.add(key)
                 super().__delitem__(key)
 
+        Environ.__name__ = Environ.__qualname__ = "_Environ"  # what type(os.environ) says under python
+        Environ.__module__ = "os"
         os.environ.__class__ = Environ
 
     def _read_env(self, key, value) -> None:
@@ -88,6 +91,7 @@ class FileReads:
                 self.env[key] = value
 
     def _asking(self, original):
+        @functools.wraps(original)
         def asked(path, *args, **kwargs):
             if self.on and kwargs.get("dir_fd") is None and isinstance(path, (str, bytes, os.PathLike)):
                 self.asked.add(os.path.abspath(os.fsdecode(path)))
