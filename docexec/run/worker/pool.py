@@ -273,8 +273,8 @@ class _Group:
     def _report(self, proc: Running, wait_status: int, timed_out: bool) -> None:
         found = read_events(proc.events_path, proc.raw_path)
         events, end, raw = found.events, found.end, found.raw
-        report: Report = {"path": proc.display, "events": events, "raw": raw, "versions": self.versions,
-                          "seconds": round(time.monotonic() - proc.started, 3), "end": end}
+        report: Report = {"path": proc.display, "events": events, "raw": raw, "versions": self.versions, "end": end,
+                          "seconds": round(time.monotonic() - proc.started, 3)}
         if timed_out:
             report["end"] = error_end("Timeout", f"the snippet ran longer than {proc.limit:g} s and was stopped",
                                       _crash_line(report), _crash_trace(raw))
@@ -291,8 +291,7 @@ class _Group:
 
 
 def _exit_fd(pid: int) -> int | None:
-    """A descriptor that becomes readable when child ``pid`` ends (Linux 5.3+: ``os.pidfd_open``),
-    or None where there is none; the caller closes it."""
+    """A descriptor readable once child ``pid`` ends (``os.pidfd_open``, Linux 5.3+), or None; the caller closes it."""
     try:
         return os.pidfd_open(pid)
     except (AttributeError, OSError):
@@ -301,8 +300,7 @@ def _exit_fd(pid: int) -> int | None:
 
 def _wait_for_work(running: dict[int, Running], feeds: dict[int, Feed], slots: Slots | None) -> None:
     """Sleep until a child ends, a sub-worker writes, a slot is free (if ``slots`` is given) or the
-    next timeout is due, whichever comes first. Where a child has no exit descriptor, wakes up
-    every 2 ms to look, as a poll."""
+    next timeout is due, whichever comes first; every 2 ms where a child has no exit descriptor."""
     watched = [proc.exit_fd for proc in running.values() if proc.exit_fd is not None] + list(feeds)
     if slots is not None:
         watched.append(slots.read_fd)
