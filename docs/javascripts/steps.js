@@ -115,9 +115,8 @@
   // A step of forward mode: its box says "y / step ② / sin of dual_x / value [..] / tangent [..]".
   function sayForward(steps, index) {
     if (index === 0) {
-      return "Before the pass: " + steps.length + " operations will run, in the order the circled numbers " +
-        "give; each that computes a value computes its tangent in the same call. The labels show what each " +
-        "step made. Press Next to walk them as the example's run did.";
+      return steps.length + " operations will run, in the order of the circled numbers; each that computes " +
+        "a value computes its tangent in the same call. Press Next to walk them as the example's run did.";
     }
     var step = steps[index - 1];
     var box = lines(step.box);
@@ -141,11 +140,9 @@
   function say(steps, index) {
     if (steps.length && steps[0].forward) return sayForward(steps, index);
     if (index === 0) {
-      return "Before the backward pass: " + steps.length + " Nodes will run, in the order the circled " +
-        "numbers give. At each step the Node that runs gets a thick orange outline, the arrows it receives " +
-        "along turn blue and dashed, those it sends along orange; Nodes still to run are faded. An arrow points the way the " +
-        "forward pass went, so a gradient travels against it. The labels show what the run left at its end. " +
-        "Press Next to walk the pass as the example's run did.";
+      return steps.length + " Nodes will run, in the order of the circled numbers. Press Next: the Node " +
+        "running gets an orange outline, the arrows it receives along turn blue and dashed, those it sends " +
+        "along orange (gradients travel against the arrows, which follow the forward pass).";
     }
     var step = steps[index - 1];
     var rest = lines(step.box).slice(1).filter(function (line) { return !/^step /.test(line); });
