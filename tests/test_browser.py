@@ -689,6 +689,15 @@ STEPPED = """figure => {
 }"""
 
 
+#: Whether the Node of the current step lies inside the visible part of its scrolling canvas.
+IN_VIEW = """canvas => {
+  const box = canvas.querySelector(".docexec-step-now").getBoundingClientRect();
+  const view = canvas.getBoundingClientRect();
+  return box.left >= view.left - 1 && box.right <= view.right + 1 && box.top >= view.top - 1
+    && box.bottom <= view.bottom + 1;
+}"""
+
+
 def _box_says(line: str) -> tuple[str, str]:
     """A line of a Node's box and what the step's announced line must say of it: a hook's name and
     what it returned (``prehook before(): returned None``), a saved tensor and its name (``self (x)``)."""
@@ -782,6 +791,21 @@ def test_a_forward_mode_figure_steps_through_the_operations_the_run_performed(br
     context.close()
 
 
+def test_the_enlarged_view_opens_with_the_node_of_the_step_reached_in_view(browser, base_url):
+    """Chapter 06's figure of a pass that unpacks, wider than a phone: two steps on the page, then
+    Enlarge: the Node of step 2 is inside the visible part of the enlarged drawing."""
+    context, page, problems = open_page(browser, base_url + "06-saved-tensors/", "light", 390)
+    figure = page.locator("figure.docexec-figure:has(svg [id^='fig-saved-tensors-unpacked-in-backward'])").first
+    for _ in range(2):
+        figure.get_by_role("button", name="Next step").click()
+    figure.locator(".docexec-figure__enlarge").click()
+    canvas = page.locator("dialog.docexec-zoom[open] .docexec-zoom__canvas")
+    assert canvas.evaluate(STEPPED)["say"].startswith("Step 2 of ")
+    assert canvas.evaluate(IN_VIEW), "the step's Node is scrolled into view when the enlarged view opens"
+    assert problems == []
+    context.close()
+
+
 def test_a_recorded_backward_pass_steps_on_the_page_and_in_the_enlarged_view(browser, base_url):
     """The first figure that records a backward pass walks it with the keyboard: each step marks the
     Node with that step number alone, dims those still to run, and its announced line says the
@@ -807,6 +831,7 @@ def test_a_recorded_backward_pass_steps_on_the_page_and_in_the_enlarged_view(bro
     shrunk.first.locator(".docexec-figure__enlarge").click()
     canvas = page.locator("dialog.docexec-zoom[open] .docexec-zoom__canvas")
     assert canvas.evaluate(STEPPED)["say"].startswith("Step 2 of "), "the full-screen view opens at the page's step"
+    assert canvas.evaluate(IN_VIEW), "the full-screen view opens with the step's Node in view"
     canvas.get_by_role("button", name="Start: before the first step").click()
     assert step_report(canvas, f"{path} enlarged") == []
     page.keyboard.press("Escape")

@@ -82,6 +82,7 @@
     dialog.setAttribute("aria-label", "Figure, enlarged"); // the drawing inside says what it shows
     dialog.showModal();
     setZoom(ZOOMS.indexOf(1));
+    if (steps && at) steps.docexecGo(at); // again, now that it is laid out: the step's Node scrolled into view
   }
 
   // The width at which the smallest label (of a box, an arrow or a group) is labelPx(), at most
