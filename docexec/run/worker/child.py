@@ -81,7 +81,7 @@ def _isolate(events_path: str, raw_path: str) -> tuple[Capture, int]:
 
 
 def run_child(root: str, display: str, events_path: str, raw_path: str, workdir: str, limits: Limits,
-              stop_handler=None, parent: int = 0) -> None:
+              stop_handler=None, parent: int = 0, started: float | None = None) -> None:
     """Run one snippet in this (forked) process and write its events; never returns.
 
     Args:
@@ -94,6 +94,10 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
         stop_handler: the worker's SIGINT handler; a snippet gets Python's own back instead
             (a build started with SIGINT ignored passes that on).
         parent: the (sub-)worker's pid: if it dies, this process is killed (``die_with_parent``).
+        started: ``time.monotonic()`` when the worker forked this process, from which it counts the
+            timeout (a sub-worker's child waits for its slot first, and set-up takes time on a busy
+            machine): the traceback is due 0.2 s before that end, not 0.2 s before the timeout
+            counted from here.
     """
     if parent:
         die_with_parent(signal.SIGKILL, parent)
@@ -105,8 +109,10 @@ def run_child(root: str, display: str, events_path: str, raw_path: str, workdir:
     faulthandler.enable(file=crash_log)
     dump_due = None  # when faulthandler writes where the snippet is, shortly before the worker stops it
     if limits.timeout:
-        dump_due = time.monotonic() + max(0.05, limits.timeout - 0.2)  # read first: the dump is never earlier
-        faulthandler.dump_traceback_later(max(0.05, limits.timeout - 0.2), file=crash_log)
+        now = time.monotonic()  # read first: the dump is never earlier
+        wait = max(0.05, (started if started is not None else now) + limits.timeout - 0.2 - now)
+        dump_due = now + wait
+        faulthandler.dump_traceback_later(wait, file=crash_log)
     imports, files = ImportReads(root, display), FileReads()
     sys.addaudithook(files)
     files.watch(root, display)

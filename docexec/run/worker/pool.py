@@ -221,7 +221,7 @@ class _Group:
         # In a sub-worker, the snippet starts only once the worker has been told it holds a slot:
         # a snippet that kills the sub-worker at once must not take the slot with it.
         go_read, go_write = os.pipe() if self.announce else (-1, -1)
-        pid = os.fork()
+        pid, started = os.fork(), time.monotonic()  # the child's clock too: its traceback is due before its end
         if pid == 0:
             try:
                 if go_read >= 0:
@@ -229,10 +229,10 @@ class _Group:
                     os.read(go_read, 1)
                     os.close(go_read)
                 run_child(self.request.root, display, proc.events_path, proc.raw_path, os.path.join(folder, "cwd"),
-                          limits, stop_handler=stop_everything, parent=me)
+                          limits, stop_handler=stop_everything, parent=me, started=started)
             finally:
                 os._exit(70)
-        proc.started = time.monotonic()
+        proc.started = started
         proc.exit_fd = _exit_fd(pid)
         LIVE.running[pid] = proc
         if not self.announce:  # the build learns which snippets ran should this worker die
