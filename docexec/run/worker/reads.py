@@ -36,7 +36,7 @@ class FileReads:
         self.on = False
         self.opened: set[str] = set()
         self.listed: set[str] = set()
-        self.asked: set[str] = set()  # paths asked about (``os.stat``): a file's answer follows its content
+        self.asked: set = set()  # paths asked about (``os.stat``), as given: made absolute at the end
         self.env: dict[str, str | None] = {}  # variables the snippet read, as they were (None: unset)
         self._set: set[str] = set()  # variables the snippet set itself: what it reads of them is its own
         self._prefix, self._display = "", ""  # the repository (``watch``): whose reads of a variable count
@@ -94,7 +94,7 @@ class FileReads:
         @functools.wraps(original)
         def asked(path, *args, **kwargs):
             if self.on and kwargs.get("dir_fd") is None and isinstance(path, (str, bytes, os.PathLike)):
-                self.asked.add(os.path.abspath(os.fsdecode(path)))
+                self.asked.add(path if type(path) is str else os.fsdecode(path))  # torch asks often: kept cheap
             return original(path, *args, **kwargs)
 
         return asked
@@ -148,7 +148,8 @@ class FileReads:
         environment variables it read (``env``: name -> value, None where unset)."""
         prefix, scratch = os.path.join(root, ""), os.path.join(workdir, "")
         own = {os.path.join(root, display)}
-        self.opened |= {path for path in self.asked if not os.path.isdir(path)}
+        asked = {os.path.abspath(path) for path in self.asked}  # from the working folder, as asked (mostly)
+        self.opened |= {path for path in asked if not os.path.isdir(path)}
         local = [p for p in self.opened if _is_local(p, prefix, "") and p not in own and not p.startswith(scratch)]
         read = sorted(relative(p, root) for p in local if os.path.isfile(p))
         absent = sorted(relative(p, root) for p in local if not os.path.lexists(p))
