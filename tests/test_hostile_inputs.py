@@ -92,14 +92,15 @@ def test_the_streams_are_what_python_gives_in_repr_reconfigure_encoding_and_clos
 
 def test_a_comment_on_a_line_that_prints_by_another_route_is_refused_as_a_claim(tmp_path):
     """Output no print call of the snippet made (exec'd code, ``sys.stdout.write``) cannot carry a
-    claim: a comment after such a line is refused at its line, not accepted unchecked; a comment on a
-    line of its own, and one after a line that only warns (stderr), stay notes."""
+    claim: a comment after such a line is refused at its line (inside a function too), not accepted
+    unchecked; a comment on a line of its own, and one after a line that only warns (stderr), stay notes."""
     root = copy_fixtures(tmp_path, "streams")
     results = run_all(root, cache=False, paths=["snippets/streams/unattributed.py"])
     assert results.runs["snippets/streams/unattributed.py"].ok
     refused = [(p.line, p.message.split(",")[0]) for p in results.problems()]
     assert refused == [(4, "this line writes output that no print(...) call on it made (exec"),
-                       (5, "this line writes output that no print(...) call on it made (exec")]
+                       (5, "this line writes output that no print(...) call on it made (exec"),
+                       (13, "this line writes output that no print(...) call on it made (exec")]  # in a function
 
 
 def test_a_print_in_a_process_started_with_spawn_reaches_the_page_and_its_claim_is_refused(tmp_path):

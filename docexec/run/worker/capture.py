@@ -182,7 +182,7 @@ class TextCapture(io.TextIOBase):
     def write(self, text: str) -> int:
         written = self.put(text)
         if written and self._name == "<stdout>":  # a warning's text on stderr is nobody's claim
-            self._capture.unattributed.add(self._capture.line)
+            self._capture.unattributed.update((self._capture.line, _innermost_line(self._filename)))
         return len(text)
 
     def put(self, text: str, printed: dict | None = None) -> str:
@@ -270,6 +270,16 @@ def _encoded(event: dict) -> str:
 _ascii = json.encoder.encode_basestring_ascii
 
 
+def _innermost_line(filename: str) -> int:
+    """Line of the innermost frame that runs code of ``filename`` (0 if none): inside a function of
+    the snippet that writes by another route than print, the line that does (its comment too
+    would read as a claim)."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename != filename:
+        frame = frame.f_back
+    return frame.f_lineno if frame is not None else 0
+
+
 def _module_line(filename: str, below: set) -> int:
     """Line of the outermost frame that runs code of ``filename``: the statement being executed
     (frames of the code objects ``below`` and under them are not looked at)."""
@@ -315,6 +325,6 @@ def install_print(capture: Capture, filename: str) -> None:
         if flush:
             target.flush()
         if printed is None and written and target is sys.stdout:
-            capture.unattributed.add(capture.line)
+            capture.unattributed.update((capture.line, _innermost_line(filename)))
 
     builtins.print = print
