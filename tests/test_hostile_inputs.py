@@ -100,7 +100,8 @@ def test_a_comment_on_a_line_that_prints_by_another_route_is_refused_as_a_claim(
     refused = [(p.line, p.message.split(",")[0]) for p in results.problems()]
     assert refused == [(4, "this line writes output that no print(...) call on it made (exec"),
                        (5, "this line writes output that no print(...) call on it made (exec"),
-                       (13, "this line writes output that no print(...) call on it made (exec")]  # in a function
+                       (13, "this line writes output that no print(...) call on it made (exec"),  # in a function
+                       (19, "this line writes output that no print(...) call on it made (exec")]  # a statement's end
 
 
 def test_a_print_in_a_process_started_with_spawn_reaches_the_page_and_its_claim_is_refused(tmp_path):

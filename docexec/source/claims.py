@@ -149,6 +149,16 @@ def find_print_sites(source: str) -> list[PrintSite]:
     return sites
 
 
+def _statement_ends(source: str) -> dict[int, int]:
+    """The first line of each simple statement (``exec(`` ... ``)``) -> its last line."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    return {node.lineno: node.end_lineno for node in ast.walk(tree)
+            if isinstance(node, ast.stmt) and not hasattr(node, "body") and node.end_lineno}
+
+
 def _comments_by_line(source: str) -> dict[int, tuple[int, str]]:
     """Each line's comment: its column and text. ``tokenize`` stops on a few sources that Python runs
     (a lone backslash line after a block): it starts again after the line it stopped on."""
@@ -271,7 +281,9 @@ def check(path: str, source: str, prints: list[Printed], complete: bool = True,
         problems.append(Problem(path, line, "print is called under another name here, so its output cannot carry "
                                             "a claim; call print(...) directly"))
     comments = _comments_by_line(source)
-    for line in sorted({n for n in unattributed if n in comments and site_for_line(sites, n) is None}):
+    ends = _statement_ends(source) if unattributed else {}
+    written = set(unattributed) | {ends.get(n, n) for n in unattributed}  # a statement's comment is on its last line
+    for line in sorted({n for n in written if n in comments and site_for_line(sites, n) is None}):
         problems.append(Problem(path, line, "this line writes output that no print(...) call on it made (exec, a "
                                             "print in another file, sys.stdout.write, os.write or a child process), "
                                             "so the comment after it cannot be checked as a claim: print the value "
