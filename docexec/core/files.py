@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import os
 import shutil
+import sysconfig
 import tempfile
 import time
 from collections.abc import Callable
@@ -14,6 +15,9 @@ from pathlib import Path
 #: docexec's own folder, and the folder it is imported from (the repository root, or site-packages).
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 IMPORT_DIR = PACKAGE_DIR.parent
+#: Where the standard library's code lives (``os`` is frozen in Python 3.11): the worker skips its
+#: frames to find who read an environment variable, and never takes its functions for hooks.
+STDLIB = (os.path.join(sysconfig.get_paths()["stdlib"], ""), "<frozen ")
 
 
 def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:

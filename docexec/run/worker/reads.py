@@ -11,9 +11,8 @@ import os
 import shlex
 import shutil
 import sys
-import sysconfig
 
-from docexec.core.files import PACKAGE_DIR
+from docexec.core.files import PACKAGE_DIR, STDLIB
 from docexec.run.worker.preload import INHERITED_ENVIRONMENT
 
 
@@ -82,7 +81,7 @@ class FileReads:
     def _read_env(self, key, value) -> None:
         if self.on and isinstance(key, str) and key not in self._set and key not in self.env:
             frame = sys._getframe(2)
-            while frame is not None and frame.f_code.co_filename.startswith(_STDLIB):  # os.getenv, Mapping.get
+            while frame is not None and frame.f_code.co_filename.startswith(STDLIB):  # os.getenv, Mapping.get
                 if frame.f_code.co_name in _WHOLE:  # the whole environment, for a child process, say
                     return
                 frame = frame.f_back
@@ -169,8 +168,6 @@ class FileReads:
         return {"read": read, "absent": absent, "listed": listed, "installed": installed, "env": self.env}
 
 
-#: Where the standard library's code lives: its frames pass an environment read on (``os.getenv``).
-_STDLIB = (os.path.join(sysconfig.get_paths()["stdlib"], ""), "<frozen ")  # os is frozen in 3.11
 
 #: Functions that read every variable (``os.environ.copy()``, ``.items()``): not noted one by one.
 _WHOLE = {"__iter__", "copy", "__repr__"}

@@ -33,9 +33,9 @@ import dataclasses
 import os
 import re
 import sys
-import sysconfig
 import weakref
 
+from docexec.core.files import STDLIB
 from docexec.graphs.teach import Facts, brief
 
 _VERSIONS = re.compile(r"is at version (\d+); expected version (\d+)")
@@ -319,8 +319,7 @@ def _takes_gradients(frame) -> bool:
 def _not_hooks() -> tuple[str, ...]:
     """Where code lives that the engine's frame calls but that is no example's hook: torch's own (torch
     is imported: a backward pass is running) and the standard library's (``logging``)."""
-    return (os.path.join(os.path.dirname(sys.modules["torch"].__file__), ""),
-            os.path.join(sysconfig.get_paths()["stdlib"], ""), "<frozen ")
+    return (os.path.join(os.path.dirname(sys.modules["torch"].__file__), ""), *STDLIB)
 
 
 def _brief_any(value) -> str:
