@@ -7,6 +7,8 @@ y = x * w  # the multiplication saves both factors: x and w
 z = y.exp()  # exp saves its own result: z
 loss = z.sum()  # sum saves no tensor, only the input's shape
 
-loss.backward()  # each Node unpacks what it saved at its step, then frees it
-print(x.grad)  # tensor([ 0.8244, -0.1353]) -> w * exp(x * w)
-print(w.grad)  # tensor([1.6487, 0.2707]) -> x * exp(x * w)
+# each Node unpacks what it saved at its step, then lets go of it
+loss.backward()
+# x.grad is w * exp(x * w); w.grad is x * exp(x * w)
+print(x.grad)  # tensor([ 0.8244, -0.1353])
+print(w.grad)  # tensor([1.6487, 0.2707])
