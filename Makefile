@@ -56,7 +56,7 @@ build: setup  ## strict build into site/
 test: setup lint  ## the linter, then the whole test suite
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile --durations=12
 
-test-fast: setup  ## the tests that need no site build, browser or second PyTorch (about a minute): for the edit loop
+test-fast: setup  ## the tests marked slow left out (site builds, browsers, a second PyTorch, timeouts): for the edit loop
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not slow"
 
 screenshots: setup  ## the browser tests, with full-page screenshots of every chapter and notebook page in .cache/screenshots/

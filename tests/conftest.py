@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import re
@@ -177,16 +178,31 @@ def run_all(root: Path, folder: str = "snippets", paths: list[str] | None = None
             **options):
     """Run ``paths`` (default: every snippet under ``folder``) with a new ``Runner`` and return the
     complete ``Results``. The runner uses the test process's shared worker (``SHARED``) unless
-    ``fresh`` or another interpreter is asked for, and gives it back after a run that went well."""
+    ``fresh`` or another interpreter is asked for, and gives it back after the run."""
     from docexec.run.runner import Runner
 
-    shared = not fresh and options.get("python") is None
-    runner = Runner(root, folder, worker=SHARED.take() if shared else None, **options)
-    try:
+    if fresh or options.get("python") is not None:
+        runner = Runner(root, folder, **options)
+        try:
+            runner.start(paths)
+            return runner.wait()
+        finally:
+            runner.close()
+    with shared_runner(root, folder, **options) as runner:
         runner.start(paths)
-        results = runner.wait()
+        return runner.wait()
+
+
+@contextlib.contextmanager
+def shared_runner(root: Path, folder: str = "snippets", **options):
+    """A ``Runner`` on the test process's shared worker (``SHARED``; it starts one if there is
+    none), which takes the worker back when the block ends: for a test whose point is not what a
+    fresh worker does (that test makes its own ``Runner``)."""
+    from docexec.run.runner import Runner
+
+    runner = Runner(root, folder, worker=SHARED.take(), **options)
+    try:
+        yield runner
     finally:
-        if shared:
-            SHARED.give(runner.hand_over())
+        SHARED.give(runner.hand_over())
         runner.close()
-    return results

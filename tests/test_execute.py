@@ -502,6 +502,7 @@ def test_ctrl_c_stops_the_worker_and_every_snippet_it_runs(tmp_path):
     assert worker.wait(timeout=10) == 128 + signal.SIGINT
 
 
+@pytest.mark.slow
 def test_a_build_started_with_sigint_ignored_keeps_its_worker_through_sigint(tmp_path):
     """A build started in the background of a non-interactive shell ignores SIGINT, and so do the
     processes it starts: a SIGINT meant for the foreground must not end its worker."""
@@ -565,6 +566,7 @@ def test_the_worker_wakes_when_a_child_ends_not_at_its_next_look():
     assert elapsed < 0.9
 
 
+@pytest.mark.slow
 def test_a_slow_result_callback_does_not_hold_up_the_timeouts(tmp_path):
     """While ``on_result`` works on one result, a large result (more than a pipe holds) must not
     stall the worker: the snippet that runs forever is still stopped at its timeout."""
@@ -589,6 +591,7 @@ def test_a_slow_result_callback_does_not_hold_up_the_timeouts(tmp_path):
     assert forever.seconds < 6, f"stopped after {forever.seconds} s, not at its 2 s timeout"
 
 
+@pytest.mark.slow
 def test_a_first_use_of_torch_func_shows_what_it_warns_even_after_the_worker_imported_it(tmp_path, monkeypatch):
     """The worker imports what torch.func pulls in before forking, to spare each example the import;
     when that import warns (here PYTHONWARNINGS=always shows the DeprecationWarnings torch 2.13
@@ -610,6 +613,7 @@ def test_a_first_use_of_torch_func_shows_what_it_warns_even_after_the_worker_imp
 KILLS_THE_WORKER = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
 
 
+@pytest.mark.slow
 def test_after_two_killers_every_other_example_passes_on_the_interpreter_of_the_run(tmp_path):
     """Two examples that kill their worker, four that print the interpreter they run on: run again
     as often as a killer among them ends a worker, the four pass, on the worker's interpreter (the
@@ -630,6 +634,7 @@ def test_after_two_killers_every_other_example_passes_on_the_interpreter_of_the_
         assert result.ok and result.output == "wrapper\n", result
 
 
+@pytest.mark.slow
 def test_a_run_the_build_stops_is_not_run_again(tmp_path):
     """``stop_worker`` (a cancelled run: ``Runner.cancel``, a failed build) ends the worker: what it
     had not run is reported as not run, never started again in a worker the build cannot see."""

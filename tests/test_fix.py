@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import io
 
-from docexec.run.runner import Runner
 from docexec.tasks.fix import fix
 
-from .conftest import run_all, write_snippets
+from .conftest import run_all, shared_runner, write_snippets
+
+
+def fixed(root, paths: list[str], out) -> int:
+    """``fix`` of ``paths`` under ``root`` on the test process's shared worker."""
+    with shared_runner(root) as runner:
+        return fix(runner, paths, out)
 
 
 def test_fix_rewrites_reports_and_is_idempotent(tmp_path):
@@ -22,7 +27,7 @@ def test_fix_rewrites_reports_and_is_idempotent(tmp_path):
             """,
     })
     out = io.StringIO()
-    assert fix(Runner(tmp_path), ["snippets/c/stale.py"], out) == 0
+    assert fixed(tmp_path, ["snippets/c/stale.py"], out) == 0
     text = (tmp_path / "snippets/c/stale.py").read_text()
     assert "print(y)  # tensor(6., grad_fn=<MulBackward0>) -> the note is kept\n" in text
     assert "print(y.grad_fn)  # <MulBackward0 object at 0x…>\n" in text
@@ -33,7 +38,7 @@ def test_fix_rewrites_reports_and_is_idempotent(tmp_path):
         "diagrams/c/stale.dot: written",
     ]
     again = io.StringIO()
-    assert fix(Runner(tmp_path), ["snippets/c/stale.py"], again) == 0
+    assert fixed(tmp_path, ["snippets/c/stale.py"], again) == 0
     assert again.getvalue() == "" and (tmp_path / "snippets/c/stale.py").read_text() == text
 
 
@@ -44,7 +49,7 @@ def test_fix_never_writes_a_snippet_that_does_not_parse_or_fails(tmp_path):
     })
     before = {p: (tmp_path / p).read_bytes() for p in ("snippets/c/broken.py", "snippets/c/raises.py")}
     out = io.StringIO()
-    assert fix(Runner(tmp_path), list(before), out) == 2
+    assert fixed(tmp_path, list(before), out) == 2
     assert {p: (tmp_path / p).read_bytes() for p in before} == before
     report = out.getvalue()
     assert "snippets/c/broken.py:2: " in report and "(claims not rewritten" in report
@@ -61,7 +66,7 @@ def test_fix_writes_updates_and_removes_generated_diagrams(tmp_path):
         """})
     dot = tmp_path / "diagrams/c/graph.dot"
     out = io.StringIO()
-    fix(Runner(tmp_path), [snippet], out)
+    fixed(tmp_path, [snippet], out)
     assert out.getvalue() == "diagrams/c/graph.dot: written\n"
     text = dot.read_text()
     assert text.startswith("// Generated from snippets/c/graph.py by docexec; do not edit.")
@@ -74,12 +79,12 @@ def test_fix_writes_updates_and_removes_generated_diagrams(tmp_path):
     assert problems[0].startswith("snippets/c/graph.py:4: claim does not hold")
     assert problems[1].startswith("diagrams/c/graph.dot: is stale")
     out = io.StringIO()
-    fix(Runner(tmp_path), [snippet], out)
+    fixed(tmp_path, [snippet], out)
     assert out.getvalue().splitlines()[-1] == "diagrams/c/graph.dot: updated" and "AddBackward0" in dot.read_text()
 
     source.write_text("print(1)  # 1\n")
     out = io.StringIO()
-    fix(Runner(tmp_path), [snippet], out)
+    fixed(tmp_path, [snippet], out)
     assert out.getvalue() == "diagrams/c/graph.dot: removed\n" and not dot.exists()
 
 
@@ -93,7 +98,7 @@ def test_fix_keeps_crlf_line_endings_and_a_byte_order_mark_runs(tmp_path):
     path.write_bytes(b"x = 2\r\nprint(x)\r\nprint(x + 1)  # 4\r\n")
     (tmp_path / "snippets/c/bom.py").write_bytes(b"\xef\xbb\xbfprint('bom')  # bom\n")
     out = io.StringIO()
-    assert fix(Runner(tmp_path), ["snippets/c/crlf.py", "snippets/c/bom.py"], out) == 0
+    assert fixed(tmp_path, ["snippets/c/crlf.py", "snippets/c/bom.py"], out) == 0
     assert path.read_bytes() == b"x = 2\r\nprint(x)  # 2\r\nprint(x + 1)  # 3\r\n"
     assert "bom.py" not in out.getvalue()  # ran, and its claim held
 
@@ -106,7 +111,7 @@ def test_fix_keeps_a_byte_order_mark_and_names_output_too_long_for_a_claim_line(
     before = "for width in (60, 100):\n    print('x' * width)\nprint('end')  # end\n"
     wide.write_text(before)
     out = io.StringIO()
-    assert fix(Runner(tmp_path), ["snippets/c/bom_stale.py", "snippets/c/wide.py"], out) == 1
+    assert fixed(tmp_path, ["snippets/c/bom_stale.py", "snippets/c/wide.py"], out) == 1
     assert bom.read_bytes() == b"\xef\xbb\xbfprint('new')  # new\n"
     assert wide.read_text() == before  # a claim of 100 x would not fit in 80 columns: nothing written
     assert "snippets/c/wide.py:2: it printed a line too long for a '#>' claim line" in out.getvalue()
@@ -121,7 +126,7 @@ def test_one_fix_writes_the_colab_notebook_with_the_claims_it_just_rewrote(tmp_p
         "mkdocs.yml": "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [snippets]\n",
     })
     monkeypatch.chdir(tmp_path)  # as MkDocs and pymdownx read base_path: from the working folder
-    assert fix(Runner(tmp_path), ["snippets/c/claim.py"], io.StringIO()) == 0
+    assert fixed(tmp_path, ["snippets/c/claim.py"], io.StringIO()) == 0
     assert "print(1 + 1)  # 2" in (tmp_path / "notebooks/c.ipynb").read_text()
     again = io.StringIO()
-    assert fix(Runner(tmp_path), ["snippets/c/claim.py"], again) == 0 and again.getvalue() == ""
+    assert fixed(tmp_path, ["snippets/c/claim.py"], again) == 0 and again.getvalue() == ""

@@ -11,7 +11,7 @@ from docexec.run.execute import ExecutionError
 from docexec.run.results import UnknownTargetError
 from docexec.run.runner import Runner
 
-from .conftest import run_all, write_snippets
+from .conftest import run_all, shared_runner, write_snippets
 from .test_execute import assert_ends
 
 
@@ -27,17 +27,17 @@ def test_start_returns_while_snippets_run_and_wait_gives_each_result_as_it_comes
             print('gated')  # gated
         """,
     })
-    runner = Runner(tmp_path, cache=False)
-    runner.start()
-    assert "snippets/c/gated.py" not in runner.results().runs
-    results = runner.wait(["snippets/c/fast.py"])
-    assert results.runs["snippets/c/fast.py"].output == "fast\n"
-    assert "snippets/c/gated.py" not in results.runs  # still running: wait() waited for fast.py only
-    assert results.output("c/fast.py") == "fast"  # output() never waits or runs
-    with pytest.raises(UnknownTargetError):
-        results.output("c/gated.py")
-    gate.write_text("open")
-    results = runner.wait()
+    with shared_runner(tmp_path, cache=False) as runner:
+        runner.start()
+        assert "snippets/c/gated.py" not in runner.results().runs
+        results = runner.wait(["snippets/c/fast.py"])
+        assert results.runs["snippets/c/fast.py"].output == "fast\n"
+        assert "snippets/c/gated.py" not in results.runs  # still running: wait() waited for fast.py only
+        assert results.output("c/fast.py") == "fast"  # output() never waits or runs
+        with pytest.raises(UnknownTargetError):
+            results.output("c/gated.py")
+        gate.write_text("open")
+        results = runner.wait()
     assert list(results.runs) == ["snippets/c/fast.py", "snippets/c/gated.py"]  # discover() order, not arrival
     assert results.runs["snippets/c/gated.py"].output == "gated\n"
     assert results.tally() == {"run": 2, "cached": 0, "not_run": 0}
@@ -87,19 +87,19 @@ def test_a_worker_that_dies_is_reported_by_wait_not_lost_in_the_thread(tmp_path)
 def test_a_new_run_does_not_hand_out_the_last_runs_result_of_a_snippet_it_runs_again(tmp_path):
     gate = tmp_path / "gate"
     write_snippets(tmp_path, {"snippets/c/a.py": "print('one')  # one\n"})
-    runner = Runner(tmp_path, cache=False)
-    runner.start()
-    runner.wait()
-    write_snippets(tmp_path, {"snippets/c/a.py": f"""
-        import os, time
-        while not os.path.exists({str(gate)!r}):
-            time.sleep(0.02)
-        print('two')  # two
-    """})
-    runner.start()
-    assert "snippets/c/a.py" not in runner.results().runs  # the last run's 'one' is not this run's
-    gate.write_text("open")
-    assert runner.wait(["snippets/c/a.py"]).output("c/a.py") == "two"
+    with shared_runner(tmp_path, cache=False) as runner:
+        runner.start()
+        runner.wait()
+        write_snippets(tmp_path, {"snippets/c/a.py": f"""
+            import os, time
+            while not os.path.exists({str(gate)!r}):
+                time.sleep(0.02)
+            print('two')  # two
+        """})
+        runner.start()
+        assert "snippets/c/a.py" not in runner.results().runs  # the last run's 'one' is not this run's
+        gate.write_text("open")
+        assert runner.wait(["snippets/c/a.py"]).output("c/a.py") == "two"
 
 
 def test_a_runner_keeps_its_worker_for_the_next_run(tmp_path):
@@ -150,6 +150,7 @@ def test_a_worker_of_another_interpreter_is_refused(tmp_path):
         Runner(tmp_path, worker=SimpleNamespace(python="/other/python"))
 
 
+@pytest.mark.slow
 def test_keep_ready_starts_the_worker_that_the_next_run_uses_when_every_result_was_cached(tmp_path):
     """``mkdocs serve`` asks for a worker after a first build that ran nothing: the first edited
     example is then run by it, not by a worker that must import torch first."""
@@ -202,8 +203,7 @@ def test_a_snippets_options_and_key_are_found_once_for_its_bytes(tmp_path, monke
     run_all(tmp_path)
     found = []
     monkeypatch.setattr(docexec.run.runner, "options", lambda source: found.append(source) or {})
-    runner = Runner(tmp_path)
-    try:
+    with shared_runner(tmp_path) as runner:
         for _ in range(3):
             runner.prestart(first_run_only=True)
         runner.start()
@@ -214,23 +214,18 @@ def test_a_snippets_options_and_key_are_found_once_for_its_bytes(tmp_path, monke
         write_snippets(tmp_path, {"snippets/c/a.py": "print(3)  # 3\n"})
         runner.start()
         assert runner.wait().output("c/a.py") == "3" and len(found) == 3
-    finally:
-        runner.close()
 
 
 def test_waiting_for_some_snippets_gives_their_results_only(tmp_path):
     """A chapter's notebook waits for its chapter's snippets and reads their results only (a view
     of every run, made for each chapter, cost more than the notebook's key at 10x)."""
     write_snippets(tmp_path, {"snippets/c/a.py": "print(1)  # 1\n", "snippets/c/b.py": "print(2)  # 2\n"})
-    runner = Runner(tmp_path, cache=False)
-    try:
+    with shared_runner(tmp_path, cache=False) as runner:
         runner.start()
         some = runner.wait(["snippets/c/b.py"])
         assert list(some.runs) == ["snippets/c/b.py"] and some.executed == ["snippets/c/b.py"]
         assert list(some.sources) == ["snippets/c/b.py"] and some.output("c/b.py") == "2"
         assert list(runner.wait().runs) == ["snippets/c/a.py", "snippets/c/b.py"]
-    finally:
-        runner.close()
 
 
 def test_a_runner_nobody_closed_stops_its_kept_worker_when_it_is_dropped(tmp_path):
@@ -251,11 +246,10 @@ def test_a_runner_nobody_closed_stops_its_kept_worker_when_it_is_dropped(tmp_pat
 
 def test_snippets_named_first_run_first_and_results_keep_the_folders_order(tmp_path):
     write_snippets(tmp_path, {f"snippets/c/{name}.py": f"print({name!r})  # {name}\n" for name in "abc"})
-    runner = Runner(tmp_path, cache=False)
-    runner.start(first=["snippets/c/c.py", "snippets/c/b.py"])
-    assert runner.executed == ["snippets/c/c.py", "snippets/c/b.py", "snippets/c/a.py"]  # as sent to the worker
-    assert list(runner.wait().runs) == ["snippets/c/a.py", "snippets/c/b.py", "snippets/c/c.py"]
-    runner.close()
+    with shared_runner(tmp_path, cache=False) as runner:
+        runner.start(first=["snippets/c/c.py", "snippets/c/b.py"])
+        assert runner.executed == ["snippets/c/c.py", "snippets/c/b.py", "snippets/c/a.py"]  # as sent to the worker
+        assert list(runner.wait().runs) == ["snippets/c/a.py", "snippets/c/b.py", "snippets/c/c.py"]
 
 
 def test_a_snippet_that_starts_a_program_is_sent_before_the_others(tmp_path):
@@ -264,11 +258,10 @@ def test_a_snippet_that_starts_a_program_is_sent_before_the_others(tmp_path):
     write_snippets(tmp_path, {"snippets/c/a.py": "print('a')  # a\n",
                               "snippets/c/b.py": "print('b')  # b\n",
                               "snippets/c/c.py": "import subprocess\nprint('c')  # c\n"})
-    runner = Runner(tmp_path, cache=False)
-    runner.start(first=["snippets/c/a.py", "snippets/c/b.py", "snippets/c/c.py"])
-    assert runner.executed == ["snippets/c/c.py", "snippets/c/a.py", "snippets/c/b.py"]
-    assert list(runner.wait().runs) == ["snippets/c/a.py", "snippets/c/b.py", "snippets/c/c.py"]
-    runner.close()
+    with shared_runner(tmp_path, cache=False) as runner:
+        runner.start(first=["snippets/c/a.py", "snippets/c/b.py", "snippets/c/c.py"])
+        assert runner.executed == ["snippets/c/c.py", "snippets/c/a.py", "snippets/c/b.py"]
+        assert list(runner.wait().runs) == ["snippets/c/a.py", "snippets/c/b.py", "snippets/c/c.py"]
 
 
 def test_groups_whose_modules_the_worker_imported_run_in_the_first_group_in_order():

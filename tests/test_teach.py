@@ -68,6 +68,7 @@ def with_and_without_recording(tmp_path_factory) -> dict[str, tuple[str, str]]:
     return {path: (found[recorded].output, found[plain].output) for path, (recorded, plain) in copies.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", RECORDED)
 def test_recording_changes_nothing_an_example_prints_or_computes(with_and_without_recording, path):
     """Every example whose figure records facts prints the same (its claims, gradients included)
