@@ -117,6 +117,19 @@ def test_a_print_in_a_process_started_with_spawn_reaches_the_page_and_its_claim_
         (5, "this print did not run in the example's own process")]
 
 
+def test_a_print_that_raises_needs_no_claim_and_refuses_one(tmp_path):
+    """A print whose argument's ``str()`` raises, or whose stream is closed, ran and wrote nothing,
+    as under ``python file.py``, where the example may catch what it raised: without a claim it
+    passes, with one it is refused at its line, naming the exception."""
+    root = copy_fixtures(tmp_path, "streams")
+    results = run_all(root, cache=False, paths=["snippets/streams/print_raises.py"])
+    result = results.runs["snippets/streams/print_raises.py"]
+    assert result.ok, result.failure
+    assert result.output == as_python_runs(root / "snippets/streams/print_raises.py")
+    assert [(p.line, p.message.split(" before")[0]) for p in results.problems()] == [
+        (15, "this print raised ValueError")]
+
+
 def test_warnings_name_what_python_names_and_nothing_of_the_engine(tmp_path):
     root = copy_fixtures(tmp_path, "streams")
     output = run_all(root, cache=False).runs["snippets/streams/warns.py"].output

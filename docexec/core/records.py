@@ -34,11 +34,14 @@ class Chunk:
 class Printed:
     """The text one ``print`` call located in the snippet file wrote; ``line`` is a line inside that
     call, ``parts`` what it wrote of each of its arguments (``str`` of each). Claims are checked
-    against the text; the prose quotes parts (``docexec.pages.quoted``)."""
+    against the text; the prose quotes parts (``docexec.pages.quoted``). ``raised``: the name of
+    the exception the call raised before it wrote anything (``str()`` of an argument, a closed
+    stream), else empty."""
 
     line: int
     text: str
     parts: tuple[str, ...] | None = None  # None: one argument and the default end (the text's)
+    raised: str = ""
 
     def __post_init__(self):
         if self.parts is None:
@@ -148,6 +151,8 @@ def event_of(record: Chunk | Printed) -> dict:
         event = {"p": record.text, "l": record.line}
         if record.parts != (record.text[:-1],) or not record.text.endswith("\n"):
             event["a"] = list(record.parts)
+        if record.raised:
+            event["r"] = record.raised
         return event
     event = {"o": record.text, "l": record.line}
     if record.stream != STDOUT:
@@ -162,7 +167,7 @@ def record_of(event: dict) -> Chunk | Printed | Graph:
         return Graph(**event["graph"])
     if "p" in event and "o" not in event:
         parts = event.get("a")
-        return Printed(int(event.get("l", 0)), event["p"], None if parts is None else tuple(parts))
+        return Printed(int(event.get("l", 0)), event["p"], None if parts is None else tuple(parts), event.get("r", ""))
     return Chunk(int(event.get("l", 0)), event["o"], event.get("s", STDOUT))
 
 

@@ -68,7 +68,7 @@ def value(quote: Quote, results: Results) -> Value:
         raise QuoteError(f"no print call in {name} has the argument {quote.expression!r}; print it there to quote it")
     written = []
     for printed in claims.masked(result):
-        call = _owner(calls, printed.line)
+        call = _owner(calls, printed.line) if not printed.raised else None  # it wrote nothing
         if call is not None and call.index is not None and call.index < len(printed.parts):
             written.append(printed.parts[call.index])
     if not written:

@@ -61,8 +61,8 @@ def masked(result: RunResult) -> list[Printed]:
     """``result``'s prints with addresses and ids masked (``mask``): what claims are checked against."""
     if not result.addresses:
         return result.prints
-    return [Printed(p.line, mask(p.text, result.addresses), tuple(mask(part, result.addresses) for part in p.parts))
-            for p in result.prints]
+    return [Printed(p.line, mask(p.text, result.addresses), tuple(mask(part, result.addresses) for part in p.parts),
+                    p.raised) for p in result.prints]
 
 
 class ClaimSyntaxError(ValueError):
@@ -223,6 +223,8 @@ def printed_lines(sites: list[PrintSite], prints: list[Printed]) -> dict[int, li
     chunks: dict[int, list[str]] = {}
     site_of: dict[int, PrintSite | None] = {}  # a loop's print records the same line many times
     for printed in prints:
+        if printed.raised:  # it wrote nothing (``raised_sites``)
+            continue
         if printed.line not in site_of:
             site_of[printed.line] = site_for_line(sites, printed.line)
         site = site_of[printed.line]
@@ -288,20 +290,38 @@ def check(path: str, source: str, prints: list[Printed], complete: bool = True,
                                             "print in another file, sys.stdout.write, os.write or a child process), "
                                             "so the comment after it cannot be checked as a claim: print the value "
                                             "with print(...) here, or put the comment on a line of its own"))
+    raised = raised_sites(sites, prints)
     for site in sites:
-        reason = _site_problem(site, actual[site.line], complete, elsewhere=bool(unattributed))
+        reason = _site_problem(site, actual[site.line], complete, elsewhere=bool(unattributed),
+                               raised=raised.get(site.line, ""))
         if reason:
             problems.append(Problem(path, site.line, reason))
     return problems
 
 
-def _site_problem(site: PrintSite, got: list[str] | None, complete: bool, elsewhere: bool = False) -> str | None:
+def raised_sites(sites: list[PrintSite], prints: list[Printed]) -> dict[int, str]:
+    """For each site (by its first line) whose calls raised before writing: the exception's name."""
+    found = {}
+    for printed in prints:
+        site = site_for_line(sites, printed.line) if printed.raised else None
+        if site is not None:
+            found.setdefault(site.line, printed.raised)
+    return found
+
+
+def _site_problem(site: PrintSite, got: list[str] | None, complete: bool, elsewhere: bool = False,
+                  raised: str = "") -> str | None:
     """What is wrong with the claim of one print call that printed ``got`` (None: it never ran), if
     anything. ``elsewhere``: the run wrote output by other routes, which may hold this print's (a
-    process started with multiprocessing's spawn runs its own copy of the file)."""
+    process started with multiprocessing's spawn runs its own copy of the file). ``raised``: the
+    exception a call of this print raised before it wrote anything, if one did."""
     want = site.expected
     if site.block and site.claim is not None:
         return "this print has both an inline claim and '#>' lines; keep one (run `make fix` to keep the '#>' lines)"
+    if got is None and raised:  # as under `python file.py`, where the example catches it
+        return None if want is None else (
+            f"this print raised {raised} before it wrote anything, so its claim cannot hold: remove the claim "
+            "(a comment on a line of its own can say what happens)")
     if got is None and elsewhere:
         return None if want is None else (
             "this print did not run in the example's own process, so its claim cannot be checked; the output "

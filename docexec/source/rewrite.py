@@ -33,7 +33,7 @@ def remap_prints(old_source: str, new_source: str, prints: list[Printed]) -> lis
     for printed in prints:
         site = site_for_line(old_sites, printed.line)
         shift = 0 if site is None else new_sites[old_sites.index(site)].line - site.line
-        moved.append(Printed(printed.line + shift, printed.text))
+        moved.append(Printed(printed.line + shift, printed.text, printed.parts, printed.raised))
     return moved
 
 

@@ -292,6 +292,25 @@ def _module_line(filename: str, below: set) -> int:
     return line
 
 
+def _write(capture: Capture, target, text: str, printed: dict | None) -> str:
+    """Write a print's ``text`` to ``target`` and record it with the print of the snippet file that
+    wrote it (``printed``); returns the text as written."""
+    if isinstance(target, TextCapture):
+        return target.put(text, printed)  # as the stream wrote it, encoded once; one event with the print
+    target.write(text)
+    if printed is not None:
+        capture.emit({"p": text[:MAX_RECORDED], "l": printed.pop("pl"), **printed})
+    return text
+
+
+def _note_raised(capture: Capture, filename: str, exc: BaseException) -> None:
+    """Record that a print call of the snippet file raised ``exc`` before it wrote anything: under
+    `python file.py` it ran, and an example may catch what it raised (``Printed.raised``)."""
+    caller = sys._getframe(2)
+    if caller.f_code.co_filename == filename:
+        capture.emit({"p": "", "l": caller.f_lineno, "r": type(exc).__name__})
+
+
 def install_print(capture: Capture, filename: str) -> None:
     """Replace ``print`` so that each call made in the snippet file is also recorded with its line
     and what it wrote of each argument."""
@@ -300,9 +319,13 @@ def install_print(capture: Capture, filename: str) -> None:
     def print(*args, sep=" ", end="\n", file=None, flush=False):  # noqa: A001 - same name on purpose
         # print first, as Python does: under torch.compile, Dynamo stops tracing at print without a
         # word, and would warn about the sys._getframe below if it came first
-        args = tuple(arg if type(arg) is str else str(arg) for arg in args)  # once, as print does
-        buffer = io.StringIO()
-        original(*args, sep=sep, end=end, file=buffer)
+        try:
+            args = tuple(arg if type(arg) is str else str(arg) for arg in args)  # once, as print does
+            buffer = io.StringIO()
+            original(*args, sep=sep, end=end, file=buffer)
+        except BaseException as exc:
+            _note_raised(capture, filename, exc)
+            raise
         text = buffer.getvalue()
         target = sys.stdout if file is None else file
         if target is None:  # as Python does: no stream, nothing printed
@@ -314,14 +337,11 @@ def install_print(capture: Capture, filename: str) -> None:
             if len(args) != 1 or end not in ("\n", None):  # else its one argument's text is the text
                 shown = target.shown if isinstance(target, TextCapture) else str
                 printed["a"] = [shown(arg)[:MAX_PART] for arg in args]
-        # a print that raises (a closed stream) is not recorded: it printed nothing
-        if isinstance(target, TextCapture):
-            written = target.put(text, printed)  # as the stream wrote it, encoded once; one event with the print
-        else:
-            target.write(text)
-            written = text
-            if printed is not None:
-                capture.emit({"p": written[:MAX_RECORDED], "l": printed.pop("pl"), **printed})
+        try:  # a print that raises (a closed stream, an encoding error) wrote nothing
+            written = _write(capture, target, text, printed)
+        except BaseException as exc:
+            _note_raised(capture, filename, exc)
+            raise
         if flush:
             target.flush()
         if printed is None and written and target is sys.stdout:
