@@ -75,6 +75,17 @@ def test_stdout_has_a_buffer_and_a_file_descriptor_and_keeps_the_order(tmp_path)
 
 
 
+def run_as_python_runs(tmp_path: Path, fixture: str) -> list:
+    """Run the hostile ``fixture`` (``folder/name.py``) in a throwaway repository, check that it ran
+    to its end and wrote what ``python file.py`` writes, and return the problems the build found."""
+    root = copy_fixtures(tmp_path, fixture.split("/")[0])
+    results = run_all(root, cache=False, paths=[f"snippets/{fixture}"])
+    result = results.runs[f"snippets/{fixture}"]
+    assert result.ok, result.failure
+    assert result.output == as_python_runs(root / "snippets" / fixture)
+    return results.problems()
+
+
 def test_the_streams_are_what_python_gives_in_repr_reconfigure_encoding_and_close(tmp_path):
     """``print(sys.stdout)``, ``reconfigure()``, a lone surrogate, an encoding that replaces, the
     buffer, ``sys.stdout = None`` and a write after ``close()`` behave as under ``python file.py``:
@@ -108,12 +119,8 @@ def test_a_print_in_a_process_started_with_spawn_reaches_the_page_and_its_claim_
     """A spawned process runs its own copy of the file: its output is on the page in order, as
     Python prints it; a claim on its print cannot be checked and is refused at its line; its print
     without a claim is no failure (it did run, in the other process)."""
-    root = copy_fixtures(tmp_path, "streams")
-    results = run_all(root, cache=False, paths=["snippets/streams/spawned.py"])
-    result = results.runs["snippets/streams/spawned.py"]
-    assert result.ok, result.failure
-    assert result.output == as_python_runs(root / "snippets/streams/spawned.py")
-    assert [(p.line, p.message.split(",")[0]) for p in results.problems()] == [
+    problems = run_as_python_runs(tmp_path, "streams/spawned.py")
+    assert [(p.line, p.message.split(",")[0]) for p in problems] == [
         (5, "this print did not run in the example's own process")]
 
 
@@ -121,13 +128,8 @@ def test_a_print_that_raises_needs_no_claim_and_refuses_one(tmp_path):
     """A print whose argument's ``str()`` raises, or whose stream is closed, ran and wrote nothing,
     as under ``python file.py``, where the example may catch what it raised: without a claim it
     passes, with one it is refused at its line, naming the exception."""
-    root = copy_fixtures(tmp_path, "streams")
-    results = run_all(root, cache=False, paths=["snippets/streams/print_raises.py"])
-    result = results.runs["snippets/streams/print_raises.py"]
-    assert result.ok, result.failure
-    assert result.output == as_python_runs(root / "snippets/streams/print_raises.py")
-    assert [(p.line, p.message.split(" before")[0]) for p in results.problems()] == [
-        (15, "this print raised ValueError")]
+    problems = run_as_python_runs(tmp_path, "streams/print_raises.py")
+    assert [(p.line, p.message.split(" before")[0]) for p in problems] == [(15, "this print raised ValueError")]
 
 
 def test_warnings_name_what_python_names_and_nothing_of_the_engine(tmp_path):
