@@ -255,6 +255,43 @@ def test_two_arrows_between_the_same_nodes_each_carry_the_gradient_sent_along_it
     assert twice == ["[1, 2]", "[3, 4]"]
 
 
+def test_a_hook_that_is_a_method_is_named_for_its_kind_and_a_refused_one_is_not_drawn(tmp_path):
+    """A Node's prehook and hook given as bound methods are told apart by what the engine passes
+    them (one tuple of gradients, or two), not by their count of parameters, which ``self``
+    raises by one; a ``register_hook`` that raised (the tensor requires no gradient) added no hook."""
+    write_snippets(tmp_path, {"snippets/d/methods.py": """
+        # docexec: figure=hooks+gradients
+        import torch
+
+
+        class Watch:
+            def before(self, grad_outputs):
+                return None
+
+            def after(self, grad_inputs, grad_outputs):
+                return None
+
+
+        watch = Watch()
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        plain = torch.ones(2)
+        try:
+            plain.register_hook(lambda grad: grad)
+        except RuntimeError:
+            pass
+        y = (x * plain).sum()
+        y.grad_fn.register_prehook(watch.before)
+        y.grad_fn.register_hook(watch.after)
+        y.backward()
+        print(x.grad)  # tensor([1., 1.])
+        """})
+    run = run_all(tmp_path, cache=False).runs["snippets/d/methods.py"]
+    assert run.ok, run.failure
+    assert "prehook before(): returned None" in run.graph.dot
+    assert "hook after(): returned None" in run.graph.dot.replace("prehook after", "")
+    assert run.graph.dot.count("returned") == 2, run.graph.dot  # no hook on plain
+
+
 def test_a_figure_names_only_the_examples_own_hooks(results):
     """What the engine calls from its frame that is no hook of the example's (a custom Function's
     backward, logging asked for its level, the example's unpack hook of saved_tensors_hooks) is not

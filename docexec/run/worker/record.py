@@ -162,8 +162,9 @@ class Recorder:
 
         def wrap(original):
             def registered(tensor, hook, *args, **kwargs):
-                recorder._hooked(tensor, kind)
-                return original(tensor, recorder._noting(id(tensor), kind, hook), *args, **kwargs)
+                handle = original(tensor, recorder._noting(id(tensor), kind, hook), *args, **kwargs)
+                recorder._hooked(tensor, kind)  # once registered: a call that raised added no hook
+                return handle
 
             return registered
 
@@ -191,7 +192,7 @@ class Recorder:
             return
         if event in ("call", "return") and self._passing:
             self._node_hook(frame, event, arg)
-        if event != "c_call":
+        if event != "c_return":  # registered: a call that raised added no hook
             return
         if getattr(arg, "__name__", "") in ("register_hook", "register_prehook"):
             node = getattr(arg, "__self__", None)
@@ -205,9 +206,10 @@ class Recorder:
             if caller is not None and caller.f_code.co_name == "_engine_run_backward" \
                     and not frame.f_code.co_filename.startswith(_not_hooks()):  # a custom Function's backward, a
                 # module's full backward hook, logging asked by the engine: torch's own code, not the example's hooks
-                if not _takes_gradients(frame):  # an unpack hook of saved_tensors_hooks: no Node's hook
+                given = _gradient_tuples(frame)
+                if not given:  # an unpack hook of saved_tensors_hooks: no Node's hook
                     return
-                kind = "hook" if frame.f_code.co_argcount >= 2 else "prehook"
+                kind = "hook" if given == 2 else "prehook"
                 self._calls[id(frame)] = kind + " " + _called(frame.f_code.co_name)
         elif id(frame) in self._calls:
             self._node_hooks.append(f"{self._calls.pop(id(frame))}: returned {_brief_any(arg)}")
@@ -309,11 +311,20 @@ def _returned(kind: str, hook, result) -> str:
     return f"{kind} {_called(getattr(hook, '__name__', type(hook).__name__))}: returned {_brief_any(result)}"
 
 
-def _takes_gradients(frame) -> bool:
-    """Whether the function just called in ``frame`` was given a tuple of gradients first, as a Node's
-    hooks are (``grad_outputs``; a hook also ``grad_inputs``), not one tensor (an unpack hook)."""
+def _gradient_tuples(frame) -> int:
+    """How many tuples of gradients the function just called in ``frame`` was given first: 1 for a
+    Node's prehook (``grad_outputs``), 2 for its hook (``grad_inputs, grad_outputs``), 0 for what
+    is no Node's hook (an unpack hook gets one tensor). A bound method's ``self`` comes before them."""
     code = frame.f_code
-    return code.co_argcount >= 1 and isinstance(frame.f_locals.get(code.co_varnames[0]), tuple)
+    given = [frame.f_locals.get(name) for name in code.co_varnames[:code.co_argcount]]
+    if given and not isinstance(given[0], tuple) and code.co_varnames[0] == "self":
+        given = given[1:]
+    count = 0
+    for value in given[:2]:
+        if not isinstance(value, tuple):
+            break
+        count += 1
+    return count
 
 
 def _not_hooks() -> tuple[str, ...]:
