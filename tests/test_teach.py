@@ -125,6 +125,19 @@ def test_a_forward_mode_figure_counts_every_operation_where_it_stops_drawing(tmp
     assert results.runs["snippets/f/plain.py"].ok and results.runs["snippets/f/plain.py"].graph is None
 
 
+def test_a_forward_mode_figure_draws_the_inputs_a_function_takes_in_a_list(tmp_path):
+    """``torch.stack([a, b])`` takes its tensors in a list: both are drawn as its inputs, each with an
+    arrow to the result."""
+    source = ("# docexec: figure=tangents\nimport torch\nimport torch.autograd.forward_ad as fwAD\n"
+              "with fwAD.dual_level():\n    a = fwAD.make_dual(torch.ones(2), torch.ones(2))\n"
+              "    b = a * 2\n    c = torch.stack([a, b])\n    print(c.shape)  # torch.Size([2, 2])\n")
+    write_snippets(tmp_path, {"snippets/f/stacked.py": source})
+    dot = run_all(tmp_path).runs["snippets/f/stacked.py"].graph.dot
+    stack = re.search(r'^  (\w+) \[label="[^"]*stack of a, b', dot, re.M)
+    assert stack, dot
+    assert len(re.findall(rf"^  \w+ -> {stack.group(1)}\b", dot, re.M)) == 2, dot
+
+
 def test_an_example_that_asks_for_no_figure_gets_none_and_records_nothing(tmp_path):
     """``figure=none``: no graph is drawn from the tensors the example leaves, and no fact recorded."""
     source = ("import torch\nw = torch.ones(2, requires_grad=True)\n(w * 3).sum().backward()\n"

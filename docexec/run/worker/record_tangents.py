@@ -43,7 +43,7 @@ def tangent_mode(facts: Facts, keep: list):
                 primal, tangent = forward_ad.unpack_dual(result)
                 facts.tangent_count += tangent is not None
                 if tangent is not None and len(facts.tangents) < MOST_STEPS:
-                    inputs = [a for a in list(args) + list((kwargs or {}).values()) if isinstance(a, torch.Tensor)]
+                    inputs = _tensors_in(list(args) + list((kwargs or {}).values()), torch.Tensor)
                     keep.extend([result, *inputs])  # their id() must stay theirs until the figure is drawn
                     for given in inputs:
                         facts.values.setdefault(id(given), _value_and_tangent(forward_ad, given))
@@ -55,6 +55,17 @@ def tangent_mode(facts: Facts, keep: list):
             return result
 
     return Tangents()
+
+
+def _tensors_in(arguments: list, tensor_type) -> list:
+    """The tensors among a call's ``arguments``, those in a list or tuple too (``torch.stack([a, b])``),
+    each once, in order."""
+    found: dict[int, object] = {}
+    for argument in arguments:
+        for item in argument if isinstance(argument, (list, tuple)) else (argument,):
+            if isinstance(item, tensor_type):
+                found.setdefault(id(item), item)
+    return list(found.values())
 
 
 def _snippets(inside: tuple[str, str], wrappers: tuple[str, ...]) -> bool:
