@@ -305,6 +305,38 @@ def test_a_hook_that_is_a_method_is_named_for_its_kind_and_a_refused_one_is_not_
     assert run.graph.dot.count("returned") == 2, run.graph.dot  # no hook on plain
 
 
+def test_a_pass_a_hook_starts_leaves_the_record_of_the_outer_pass_whole(tmp_path):
+    """A tensor hook that runs a backward pass of its own (``torch.autograd.grad`` on another graph)
+    neither clears the steps the outer pass had made nor adds its Nodes' steps: the figure numbers
+    the outer pass's Nodes ①, ②, ③, as they ran."""
+    write_snippets(tmp_path, {"snippets/d/nested.py": """
+        # docexec: figure=hooks+gradients
+        import torch
+
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        z = y.sum()
+
+
+        def inner(grad):
+            w = torch.tensor(2.0, requires_grad=True)
+            with torch.enable_grad():
+                (dw,) = torch.autograd.grad(w * w, w)
+            return grad * dw
+
+
+        y.register_hook(inner)
+        z.backward()
+        print(x.grad)  # tensor([12., 12.])
+        """})
+    run = run_all(tmp_path, cache=False).runs["snippets/d/nested.py"]
+    assert run.ok, run.failure
+    steps = re.findall(r'label="(\w+)\\nstep (.)', run.graph.dot)
+    assert sorted(steps, key=lambda step: step[1]) == [
+        ("SumBackward0", "①"), ("MulBackward0", "②"), ("AccumulateGrad", "③")], run.graph.dot
+    assert "hook inner(): returned [4, 4]" in run.graph.dot
+
+
 def test_a_figure_names_only_the_examples_own_hooks(results):
     """What the engine calls from its frame that is no hook of the example's (a custom Function's
     backward, logging asked for its level, the example's unpack hook of saved_tensors_hooks) is not

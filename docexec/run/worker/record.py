@@ -110,7 +110,9 @@ class Recorder:
             # backward(tensors, ...) and grad(outputs, ...), also given by keyword
             tensors = args[0] if args else kwargs.get("tensors", kwargs.get("outputs", ()))
             roots = [tensors] if hasattr(tensors, "grad_fn") else list(tensors)
-            handles = recorder._hook_every_node([t.grad_fn for t in roots if getattr(t, "grad_fn", None)])
+            # a pass a hook starts inside a recorded one is not recorded: the figure shows the outer pass
+            handles = [] if recorder._passing else \
+                recorder._hook_every_node([t.grad_fn for t in roots if getattr(t, "grad_fn", None)])
             recorder._passing += 1
             try:
                 return original(*args, **kwargs)
@@ -143,6 +145,8 @@ class Recorder:
         facts = self.facts
 
         def hook(grad_inputs, grad_outputs):
+            if self._passing != 1:  # in a pass a hook started (``_backward``)
+                return
             facts.steps[id(node)] = len(facts.steps) + 1
             if self._node_hooks:
                 facts.fired.setdefault(id(node), []).extend(self._node_hooks)
@@ -176,7 +180,7 @@ class Recorder:
 
         def noted(*args, **kwargs):
             result = hook(*args, **kwargs)
-            if recorder._passing:
+            if recorder._passing == 1:  # in the recorded pass, not one a hook started
                 recorder.facts.fired.setdefault(tensor_id, []).append(_returned(kind, hook, result))
             return result
 
@@ -190,7 +194,7 @@ class Recorder:
     def _profile(self, frame, event, arg) -> None:
         if frame.f_code.co_filename == __file__:  # the recorder's own hooks do not count
             return
-        if event in ("call", "return") and self._passing:
+        if event in ("call", "return") and self._passing == 1:
             self._node_hook(frame, event, arg)
         if event != "c_return":  # registered: a call that raised added no hook
             return
