@@ -149,6 +149,7 @@ def test_warnings_name_what_python_names_and_nothing_of_the_engine(tmp_path):
     ("lists_by_program.py", "_other.txt", None, "x"),  # a program it started listed the folder
     ("opens_missing.py", "_later.txt", None, "x"),  # it opened a file not there yet, and caught the error
     ("exists_missing.py", "_later.txt", None, "x"),  # it asked whether a file exists (os.stat)
+    ("access_missing.py", "_later.txt", None, "x"),  # it asked whether it may read a file (os.access)
     ("size_data.py", "_data.txt", "alpha", "alphabet"),  # it asked a file's size (os.stat)
 ])
 def test_a_cached_run_is_not_reused_once_a_file_it_read_changed(tmp_path, snippet, changed, old, new):

@@ -42,8 +42,8 @@ class FileReads:
 
     def watch(self, root: str, display: str) -> None:
         """Also note what no audit event reports (in this process, which runs one snippet): every
-        path ``os.stat`` and ``os.lstat`` are asked about (``os.path.exists``, ``isfile``,
-        ``getsize``, ``pathlib``'s ``exists`` and ``stat`` go through them): a file as if opened, a
+        path ``os.stat``, ``os.lstat`` and ``os.access`` are asked about (``os.path.exists``,
+        ``isfile``, ``getsize``, ``pathlib``'s ``exists`` and ``stat`` go through them): a file as if opened, a
         path that does not exist as if an open looked for it in vain (a folder's answer is not kept:
         whether it exists, not what it holds, and a build adds folders to the repository), and every
         environment variable the snippet or a repository file (``display``, under ``root``) reads
@@ -52,7 +52,7 @@ class FileReads:
         (torch reads its own variables, mostly as it is imported, before the snippet) is not
         noted: the worker's process sets some of those itself."""
         self._prefix, self._display = os.path.join(root, ""), display
-        for name in ("stat", "lstat"):
+        for name in ("stat", "lstat", "access"):
             setattr(os, name, self._asking(getattr(os, name)))
         reads = self
 
