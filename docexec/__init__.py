@@ -32,7 +32,7 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
   * ``docexec.run.worker``    the worker: imports torch once, forks one process per example
     (``child``: the example's process; ``capture``: what it writes; ``reads``: what it read;
     ``processes``: what it starts; ``record``: what autograd did; ``record_tangents``: what forward
-    mode did; ``preload``: imports before forking;
+    mode did; ``record_cuts``: where tensors were cut off the graph; ``preload``: imports before forking;
     ``pool``: slots, forks, timeouts);
   * ``docexec.run.execute``   starts the worker and turns its reports into ``RunResult`` records;
   * ``docexec.run.cache``     the run cache, keyed on everything a run read;

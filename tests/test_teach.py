@@ -337,6 +337,24 @@ def test_a_pass_a_hook_starts_leaves_the_record_of_the_outer_pass_whole(tmp_path
     assert "hook inner(): returned [4, 4]" in run.graph.dot
 
 
+def test_a_hook_the_recorder_passes_on_keeps_its_name(tmp_path):
+    """What an example reads of a tensor hook it registered (``y._backward_hooks``) names its own
+    function, while the recorder notes what it returns."""
+    write_snippets(tmp_path, {"snippets/d/named.py": """
+        # docexec: figure=hooks+gradients
+        import torch
+
+        y = torch.tensor([1.0, 2.0], requires_grad=True) * 3
+        y.register_hook(lambda grad: grad * 2)
+        print(list(y._backward_hooks.values())[0].__name__)  # <lambda>
+        y.sum().backward()
+        """})
+    results = run_all(tmp_path, cache=False)
+    run = results.runs["snippets/d/named.py"]
+    assert [p for p in results.problems() if p.line] == [] and run.output == "<lambda>\n"
+    assert "hook (a lambda): returned [2, 2]" in run.graph.dot
+
+
 def test_a_figure_names_only_the_examples_own_hooks(results):
     """What the engine calls from its frame that is no hook of the example's (a custom Function's
     backward, logging asked for its level, the example's unpack hook of saved_tensors_hooks) is not

@@ -12,8 +12,8 @@ it, so the next snippet cannot see it.
 
 Modules: ``child`` (the snippet's own process, from fork to exit), ``capture`` (what it writes,
 tagged with its line), ``reads`` (what it read, for the run cache), ``processes`` (the processes it
-starts, ended with it), ``record`` (what autograd did, for its figure), ``preload`` (what the worker
-imports before forking), ``pool`` (slots, forks, timeouts, sub-workers), ``__main__`` (signals and
-the channel).
+starts, ended with it), ``record`` (what autograd did, for its figure; ``record_tangents`` and
+``record_cuts`` for forward mode and cut-off tensors), ``preload`` (what the worker imports before
+forking), ``pool`` (slots, forks, timeouts, sub-workers), ``__main__`` (signals and the channel).
 The build never imports this package: it imports torch.
 """

@@ -12,13 +12,15 @@ keeps no reference that would change a tensor's life (only Nodes of graphs that 
   that notes its step and the gradients it sent along each edge.
 * ``hooks``: ``Tensor.register_hook`` and ``Tensor.register_post_accumulate_grad_hook`` are wrapped;
   a Node's ``register_hook`` / ``register_prehook`` (methods of C types, which cannot be wrapped) are
-  seen through ``sys.setprofile``'s ``c_call`` events. During a recorded backward pass a tensor's hook
-  notes what it returned (the wrapper passes the example's function on wrapped); a Node's hook is seen
+  seen through ``sys.setprofile``'s ``c_return`` events (a call that raised added no hook). During a
+  recorded backward pass a tensor's hook notes what it returned (the wrapper passes the example's
+  function on wrapped, under its name); a pass that a hook starts is not recorded; a Node's hook is seen
   through ``sys.setprofile``'s ``call`` and ``return`` events of a function the engine calls itself, and
   belongs to the next Node whose step is noted (a Node's hooks run before the recorder's, which is
   registered last).
 * ``cuts``: a ``TorchFunctionMode`` notes each tensor made by ``detach()``, or made from tensors that
-  require grad while grad mode is off (``no_grad``, ``inference_mode``).
+  require grad while grad mode is off (``no_grad``, ``inference_mode``;
+  ``docexec.run.worker.record_cuts``).
 * ``tangents``: a ``TorchFunctionMode`` notes each operation that made a dual tensor (forward mode;
   ``docexec.run.worker.record_tangents``).
 * ``saved`` and ``versions`` are read when the snippet has finished, from each Node's ``_saved_*``
@@ -30,6 +32,7 @@ keeps no reference that would change a tensor's life (only Nodes of graphs that 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 import sys
@@ -37,6 +40,7 @@ import weakref
 
 from docexec.core.files import STDLIB
 from docexec.graphs.teach import Facts, brief
+from docexec.run.worker.record_cuts import cut_mode
 
 _VERSIONS = re.compile(r"is at version (\d+); expected version (\d+)")
 
@@ -69,7 +73,7 @@ class Recorder:
         if "saved" in self.facts.kinds:
             self._wrap(torch.autograd.graph.saved_tensors_hooks, "__enter__", self._packing)
         if "cuts" in self.facts.kinds:
-            self._enter(_cut_mode(self.facts, self._keep))
+            self._enter(cut_mode(self.facts, self._keep))
         if "tangents" in self.facts.kinds:
             from docexec.run.worker.record_tangents import tangent_mode
 
@@ -178,6 +182,7 @@ class Recorder:
         """``hook``, noting what it returns when a recorded backward pass runs it."""
         recorder = self
 
+        @_named_as(hook)
         def noted(*args, **kwargs):
             result = hook(*args, **kwargs)
             if recorder._passing == 1:  # in the recorded pass, not one a hook started
@@ -315,6 +320,12 @@ def _returned(kind: str, hook, result) -> str:
     return f"{kind} {_called(getattr(hook, '__name__', type(hook).__name__))}: returned {_brief_any(result)}"
 
 
+def _named_as(hook):
+    """``functools.wraps(hook)`` where ``hook`` is a function: what an example reads of a hook it
+    registered (``y._backward_hooks``) names its own function; the identity (``is``) differs."""
+    return functools.wraps(hook) if hasattr(hook, "__name__") else (lambda function: function)
+
+
 def _gradient_tuples(frame) -> int:
     """How many tuples of gradients the function just called in ``frame`` was given first: 1 for a
     Node's prehook (``grad_outputs``), 2 for its hook (``grad_inputs, grad_outputs``), 0 for what
@@ -368,32 +379,3 @@ def _nodes(tensors: dict) -> list:
         found.append(node)
         stack.extend(parent for parent, _ in node.next_functions)
     return found
-
-
-def _cut_mode(facts: Facts, keep: list):
-    """A ``TorchFunctionMode`` that notes why each tensor it sees made is cut off from the graph."""
-    import torch
-    from torch.overrides import TorchFunctionMode
-
-    class Cuts(TorchFunctionMode):
-        def __torch_function__(self, func, types, args=(), kwargs=None):
-            result = func(*args, **(kwargs or {}))
-            if isinstance(result, torch.Tensor) and not result.requires_grad:
-                reason = _why_cut(func, args, kwargs or {})
-                if reason:
-                    keep.append(result)
-                    facts.cut[id(result)] = reason
-            return result
-
-    return Cuts()
-
-
-def _why_cut(func, args, kwargs) -> str:
-    import torch
-
-    if getattr(func, "__name__", "") == "detach":
-        return "detach()"
-    inputs = [a for a in list(args) + list(kwargs.values()) if isinstance(a, torch.Tensor)]
-    if any(t.requires_grad for t in inputs) and not torch.is_grad_enabled():
-        return "made under inference_mode" if torch.is_inference_mode_enabled() else "made under no_grad"
-    return ""
