@@ -3,6 +3,7 @@ runs it, nothing it read is trusted from the cache once changed, and nothing it 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -14,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from docexec.run.runner import Runner
+from docexec.tasks.fix import fix
 
-from .conftest import ROOT, run_all, write_snippets
+from .conftest import ROOT, run_all, shared_runner, write_snippets
 from .test_execute import assert_ends
 from .test_hosts import build, copy_site
 
@@ -128,8 +130,13 @@ def test_a_print_that_raises_needs_no_claim_and_refuses_one(tmp_path):
     """A print whose argument's ``str()`` raises, or whose stream is closed, ran and wrote nothing,
     as under ``python file.py``, where the example may catch what it raised: without a claim it
     passes, with one it is refused at its line, naming the exception."""
-    problems = run_as_python_runs(tmp_path, "streams/print_raises.py")
+    problems = run_as_python_runs(tmp_path, "streams/print_raises.py")  # what it wrote before raising too
     assert [(p.line, p.message.split(" before")[0]) for p in problems] == [(15, "this print raised ValueError")]
+    out = io.StringIO()
+    with shared_runner(tmp_path) as runner:
+        assert fix(runner, ["snippets/streams/print_raises.py"], out) == 0
+    assert out.getvalue().splitlines()[0] == "snippets/streams/print_raises.py:15: something  =>  (no claim)"
+    assert "    print(Unprintable())\n" in (tmp_path / "snippets/streams/print_raises.py").read_text()
 
 
 def test_warnings_name_what_python_names_and_nothing_of_the_engine(tmp_path):

@@ -35,8 +35,8 @@ class Printed:
     """The text one ``print`` call located in the snippet file wrote; ``line`` is a line inside that
     call, ``parts`` what it wrote of each of its arguments (``str`` of each). Claims are checked
     against the text; the prose quotes parts (``docexec.pages.quoted``). ``raised``: the name of
-    the exception the call raised before it wrote anything (``str()`` of an argument, a closed
-    stream), else empty."""
+    the exception the call raised before it finished (``str()`` of an argument, a closed stream, an
+    encoding error), else empty; what it wrote before that is output no claim bears."""
 
     line: int
     text: str

@@ -300,7 +300,7 @@ def check(path: str, source: str, prints: list[Printed], complete: bool = True,
 
 
 def raised_sites(sites: list[PrintSite], prints: list[Printed]) -> dict[int, str]:
-    """For each site (by its first line) whose calls raised before writing: the exception's name."""
+    """For each site (by its first line) whose calls raised before they finished: the exception's name."""
     found = {}
     for printed in prints:
         site = site_for_line(sites, printed.line) if printed.raised else None
@@ -320,8 +320,8 @@ def _site_problem(site: PrintSite, got: list[str] | None, complete: bool, elsewh
         return "this print has both an inline claim and '#>' lines; keep one (run `make fix` to keep the '#>' lines)"
     if got is None and raised:  # as under `python file.py`, where the example catches it
         return None if want is None else (
-            f"this print raised {raised} before it wrote anything, so its claim cannot hold: remove the claim "
-            "(a comment on a line of its own can say what happens)")
+            f"this print raised {raised} before it finished writing, so its claim cannot hold: remove the claim "
+            "(`make fix` removes it; a comment on a line of its own can say what happens)")
     if got is None and elsewhere:
         return None if want is None else (
             "this print did not run in the example's own process, so its claim cannot be checked; the output "

@@ -15,6 +15,7 @@ from docexec.source.claims import (
     matches,
     orphan_claim_lines,
     printed_lines,
+    raised_sites,
     site_for_line,
 )
 from docexec.source.snippets import LINE_LIMIT, split_lines
@@ -55,14 +56,15 @@ class Change:
 
     line: int
     before: list[str] | None
-    after: list[str]
+    after: list[str] | None  # None: the claim was removed (its print raised)
 
 
 def rewrite(source: str, prints: list[Printed]) -> tuple[str, list[Change]]:
     """Return ``source`` with every missing or stale claim replaced by what was printed.
 
     Claims that hold are left exactly as written (so hand-written ``...`` patterns survive), notes
-    after `` -> `` are kept, and a print that never ran is left alone. Single-line output goes in
+    after `` -> `` are kept, a print that never ran is left alone, and the claim of one that raised
+    before it wrote is removed (nothing printed can bear it out). Single-line output goes in
     the comment (``# value -> note``) when the line stays within ``snippets.LINE_LIMIT``; output of
     several lines, text containing `` -> `` or a line that would grow longer goes in ``#>`` lines
     below the call.
@@ -73,12 +75,9 @@ def rewrite(source: str, prints: list[Printed]) -> tuple[str, list[Change]]:
     """
     sites = find_print_sites(source)
     actual = printed_lines(sites, prints)
+    raised = raised_sites(sites, prints)
     lines = split_lines(source, keepends=True)
-    ending = "\n"
-    if lines and lines[0].endswith("\r\n"):
-        ending = "\r\n"
-    elif lines and lines[0].endswith("\r"):
-        ending = "\r"
+    ending = _line_ending(lines)
     changes: list[Change] = []
     orphans = set(orphan_claim_lines(source, sites))
     edits = sorted([(site.line, site) for site in sites] + [(line, None) for line in orphans],
@@ -89,6 +88,10 @@ def rewrite(source: str, prints: list[Printed]) -> tuple[str, list[Change]]:
             del lines[number - 1]
             continue
         got = actual[site.line]
+        if got is None and site.line in raised and site.expected is not None:
+            changes.append(Change(site.line, site.expected, None))
+            _replace_claim(lines, site, [], ending)
+            continue
         if got is None:
             continue
         want = site.expected
@@ -113,15 +116,32 @@ def rewrite(source: str, prints: list[Printed]) -> tuple[str, list[Change]]:
                 raise ClaimSyntaxError(site.line, f"it printed a line too long for a '#>' claim line "
                                        f"({len(too_long)} characters with the claim's mark; the limit is "
                                        f"{LINE_LIMIT}): print it shorter or wrapped (textwrap.fill)")
-        first_block = site.end_line  # index (0-based) of the first '#>' line
-        lines[first_block: first_block + len(site.block)] = [b + ending for b in block]
-        lines[site.end_line - 1] = new_end + ending
+        _replace_claim(lines, site, block, ending, new_end)
     changes.reverse()
     new_source = "".join(lines)
     if source and not source.endswith(("\n", "\r")) and new_source.endswith(ending):
         new_source = new_source[: -len(ending)]
     _verify_rewrite(source, new_source, prints)
     return new_source, changes
+
+
+def _line_ending(lines: list[str]) -> str:
+    """The line ending of the first line (a rewrite keeps the file's)."""
+    if lines and lines[0].endswith("\r\n"):
+        return "\r\n"
+    return "\r" if lines and lines[0].endswith("\r") else "\n"
+
+
+def _replace_claim(lines: list[str], site, block: list[str], ending: str, new_end: str | None = None) -> None:
+    """Give ``site``'s print the claim lines ``block`` and the last line ``new_end`` (default: its
+    code with its note alone, no claim)."""
+    if new_end is None:
+        end_text = lines[site.end_line - 1].rstrip("\r\n")
+        code = end_text[: site.comment_col].rstrip() if site.comment_col is not None else end_text.rstrip()
+        new_end = f"{code}  # -> {site.note}" if site.note else code
+    first_block = site.end_line  # index (0-based) of the first '#>' line
+    lines[first_block: first_block + len(site.block)] = [b + ending for b in block]
+    lines[site.end_line - 1] = new_end + ending
 
 
 def _verify_rewrite(source: str, new_source: str, prints: list[Printed]) -> None:

@@ -292,15 +292,42 @@ def _module_line(filename: str, below: set) -> int:
     return line
 
 
-def _write(capture: Capture, target, text: str, printed: dict | None) -> str:
+def _write(capture: Capture, target, text: str, printed: dict | None, texts: list[str], end: str | None) -> str:
     """Write a print's ``text`` to ``target`` and record it with the print of the snippet file that
-    wrote it (``printed``); returns the text as written."""
+    wrote it (``printed``), with what it wrote of each argument (``texts``) unless its one text is
+    the text; returns the text as written."""
+    if printed is not None and (len(texts) != 1 or end not in ("\n", None)):
+        shown = target.shown if isinstance(target, TextCapture) else str
+        printed["a"] = [shown(part)[:MAX_PART] for part in texts]
     if isinstance(target, TextCapture):
         return target.put(text, printed)  # as the stream wrote it, encoded once; one event with the print
     target.write(text)
     if printed is not None:
         capture.emit({"p": text[:MAX_RECORDED], "l": printed.pop("pl"), **printed})
     return text
+
+
+def _write_partly(texts: list[str], sep: str | None, file) -> None:
+    """Write what ``print`` writes before the argument whose ``str()`` raised: the ones before it,
+    each followed by the separator (one write, where Python makes one a piece)."""
+    target = sys.stdout if file is None else file
+    if texts and target is not None and (sep is None or isinstance(sep, str)):  # else nothing was written
+        separator = " " if sep is None else sep
+        target.write("".join(text + separator for text in texts))
+
+
+def _write_pieces(target, texts: list[str], sep: str | None, end: str | None) -> None:
+    """Write a print's pieces (each text, the separators, the end) to a ``TextCapture`` one by one,
+    as Python does, until one cannot be written."""
+    if not isinstance(target, TextCapture):
+        return
+    separator, ending = (" " if sep is None else sep), ("\n" if end is None else end)
+    pieces = [piece for index, text in enumerate(texts) for piece in ((separator, text) if index else (text,))]
+    for piece in [*pieces, ending]:
+        try:
+            target.write(piece)
+        except (UnicodeEncodeError, ValueError):
+            return
 
 
 def _note_raised(capture: Capture, filename: str, exc: BaseException) -> None:
@@ -319,27 +346,27 @@ def install_print(capture: Capture, filename: str) -> None:
     def print(*args, sep=" ", end="\n", file=None, flush=False):  # noqa: A001 - same name on purpose
         # print first, as Python does: under torch.compile, Dynamo stops tracing at print without a
         # word, and would warn about the sys._getframe below if it came first
+        texts: list[str] = []
         try:
-            args = tuple(arg if type(arg) is str else str(arg) for arg in args)  # once, as print does
+            for arg in args:  # str() once for each, as print does
+                texts.append(arg if type(arg) is str else str(arg))
             buffer = io.StringIO()
-            original(*args, sep=sep, end=end, file=buffer)
+            original(*texts, sep=sep, end=end, file=buffer)
         except BaseException as exc:
+            if len(texts) < len(args):  # an argument's str() raised: Python wrote those before it
+                _write_partly(texts, sep, file)
             _note_raised(capture, filename, exc)
             raise
-        text = buffer.getvalue()
         target = sys.stdout if file is None else file
         if target is None:  # as Python does: no stream, nothing printed
             return
         caller = sys._getframe(1)
-        printed = None
-        if caller.f_code.co_filename == filename:
-            printed = {"pl": caller.f_lineno}
-            if len(args) != 1 or end not in ("\n", None):  # else its one argument's text is the text
-                shown = target.shown if isinstance(target, TextCapture) else str
-                printed["a"] = [shown(arg)[:MAX_PART] for arg in args]
+        printed = {"pl": caller.f_lineno} if caller.f_code.co_filename == filename else None
         try:  # a print that raises (a closed stream, an encoding error) wrote nothing
-            written = _write(capture, target, text, printed)
+            written = _write(capture, target, buffer.getvalue(), printed, texts, end)
         except BaseException as exc:
+            if isinstance(exc, UnicodeEncodeError):  # Python wrote the pieces before the one it could not encode
+                _write_pieces(target, texts, sep, end)
             _note_raised(capture, filename, exc)
             raise
         if flush:
