@@ -305,6 +305,33 @@ def test_a_hook_that_is_a_method_is_named_for_its_kind_and_a_refused_one_is_not_
     assert run.graph.dot.count("returned") == 2, run.graph.dot  # no hook on plain
 
 
+def test_a_hook_the_run_cannot_tell_apart_is_still_counted_on_its_box(tmp_path):
+    """A prehook given as ``functools.partial`` runs with no frame of its own to be seen by: the
+    box that names what its hook returned also says how many hooks of each kind it has."""
+    write_snippets(tmp_path, {"snippets/d/partial.py": """
+        # docexec: figure=hooks+gradients
+        import functools
+
+        import torch
+
+
+        def before(tag, grad_outputs):
+            return None
+
+
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * 3).sum()
+        y.grad_fn.register_prehook(functools.partial(before, "t"))
+        y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: None)
+        y.backward()
+        print(x.grad)  # tensor([3., 3.])
+        """})
+    run = run_all(tmp_path, cache=False).runs["snippets/d/partial.py"]
+    assert run.ok, run.failure
+    label = re.search(r'label="SumBackward0[^"]*"', run.graph.dot).group(0)
+    assert "hook (a lambda): returned None" in label and "hooks: hook ×1, prehook ×1" in label, label
+
+
 def test_a_pass_a_hook_starts_leaves_the_record_of_the_outer_pass_whole(tmp_path):
     """A tensor hook that runs a backward pass of its own (``torch.autograd.grad`` on another graph)
     neither clears the steps the outer pass had made nor adds its Nodes' steps: the figure numbers

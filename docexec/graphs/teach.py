@@ -235,8 +235,12 @@ def _hooks_line(counts: dict[str, int]) -> str:
 
 
 def _hook_lines(obj_id: int, facts: Facts) -> list[str]:
-    """What each hook on a box returned in the last backward pass, or, where none ran, how many it has."""
-    return facts.fired.get(obj_id) or [_hooks_line(facts.hooked[obj_id])]
+    """What each hook on a box returned in the last backward pass, and how many hooks of each kind
+    it has where those lines do not account for all of them (none ran, or one the run could not
+    tell apart: a ``functools.partial``, a classmethod)."""
+    fired, counts = facts.fired.get(obj_id, []), facts.hooked.get(obj_id, {})
+    told = {kind: sum(line.split(" ", 1)[0] == kind for line in fired) for kind in counts}
+    return fired + ([_hooks_line(counts)] if any(told[kind] != n for kind, n in counts.items()) else [])
 
 
 def _edge_notes(found: dict, ids: dict[int, str], objects: dict, facts: Facts) -> None:
