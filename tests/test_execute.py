@@ -463,8 +463,9 @@ def assert_ends(pid: int, message: str, within: float = 10.0) -> None:
 
 
 def test_ctrl_c_stops_the_worker_and_every_snippet_it_runs(tmp_path):
-    """Ctrl-C in a terminal sends SIGINT to the build and the worker (and its sub-workers), not to
-    the snippets, which lead process groups of their own: the worker must stop them as it ends."""
+    """SIGINT to the worker (a Ctrl-C, had it the terminal: it leads a process group of its own,
+    and under a build ends when the build does) does not reach the snippets, which lead process
+    groups of their own: the worker must stop them as it ends."""
     import os
     import signal
     import threading

@@ -107,8 +107,11 @@ def start_worker(root: Path, python: str | None = None) -> Worker:
     """
     env = worker_environment(os.environ)
     try:
+        # a process group of its own: an example that signals its parent's group (os.killpg) reaches
+        # the worker, not the build; the worker ends with the build all the same (it watches its parent)
         proc = subprocess.Popen([python or sys.executable, "-m", "docexec.run.worker"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(root))
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(root),
+                                process_group=0)
     except OSError as exc:
         raise ExecutionError(f"could not start the snippet worker: {exc}") from exc
     return Worker(proc, python or sys.executable)
