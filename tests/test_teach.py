@@ -305,6 +305,48 @@ def test_a_hook_that_is_a_method_is_named_for_its_kind_and_a_refused_one_is_not_
     assert run.graph.dot.count("returned") == 2, run.graph.dot  # no hook on plain
 
 
+def test_a_hooks_kind_is_what_the_engine_passed_whatever_its_parameters(tmp_path):
+    """A prehook with a tuple as a default, and methods whose first parameter is not called self (of
+    a namedtuple subclass, whose self is a tuple; a classmethod), are each named for what the engine
+    passed them: one tuple of gradients (a prehook) or two (a hook)."""
+    write_snippets(tmp_path, {"snippets/d/kinds.py": """
+        # docexec: figure=hooks+gradients
+        import collections
+
+        import torch
+
+
+        def scaled(grad_outputs, scale=(1.0, 2.0)):
+            return None
+
+
+        class Pair(collections.namedtuple("Pair", "a b")):
+            def watch(this, grad_inputs, grad_outputs):
+                return None
+
+
+        class Log:
+            @classmethod
+            def before(cls, grad_outputs):
+                return None
+
+
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        z = y.sum()
+        z.grad_fn.register_prehook(scaled)
+        z.grad_fn.register_hook(Pair(1, 2).watch)
+        y.grad_fn.register_prehook(Log.before)
+        z.backward()
+        print(x.grad)  # tensor([3., 3.])
+        """})
+    run = run_all(tmp_path, cache=False).runs["snippets/d/kinds.py"]
+    assert run.ok, run.failure
+    for line in ("prehook scaled(): returned None", "hook watch(): returned None", "prehook before(): returned None"):
+        assert line in run.graph.dot, run.graph.dot
+    assert "hooks: " not in run.graph.dot  # every hook accounted for by what it returned
+
+
 def test_a_hook_the_run_cannot_tell_apart_is_still_counted_on_its_box(tmp_path):
     """A prehook given as ``functools.partial`` runs with no frame of its own to be seen by: the
     box that names what its hook returned also says how many hooks of each kind it has."""

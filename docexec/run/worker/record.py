@@ -327,19 +327,35 @@ def _named_as(hook):
 
 
 def _gradient_tuples(frame) -> int:
-    """How many tuples of gradients the function just called in ``frame`` was given first: 1 for a
-    Node's prehook (``grad_outputs``), 2 for its hook (``grad_inputs, grad_outputs``), 0 for what
-    is no Node's hook (an unpack hook gets one tensor). A bound method's ``self`` comes before them."""
+    """How many tuples of gradients the function just called in ``frame`` was given: 1 for a Node's
+    prehook (``grad_outputs``), 2 for its hook (``grad_inputs, grad_outputs``), 0 for what is no
+    Node's hook (an unpack hook gets one tensor). A method's ``self`` (or ``cls``), whatever its
+    name, comes before them; a parameter left at its default was not given."""
     code = frame.f_code
-    given = [frame.f_locals.get(name) for name in code.co_varnames[:code.co_argcount]]
-    if given and not isinstance(given[0], tuple) and code.co_varnames[0] == "self":
-        given = given[1:]
+    names = code.co_varnames[:code.co_argcount]
+    given = [frame.f_locals.get(name) for name in names]
+    method = _method_of(code, given[0]) if given else None
+    if method is not None:
+        given, names = given[1:], names[1:]
+    function = method or frame.f_globals.get(code.co_name)
+    defaults = getattr(function, "__defaults__", None) if getattr(function, "__code__", None) is code else None
+    unset = dict(zip(names[len(names) - len(defaults or ()):], defaults or (), strict=False))
     count = 0
-    for value in given[:2]:
-        if not isinstance(value, tuple):
+    for name, value in zip(names[:2], given[:2], strict=False):
+        if not isinstance(value, tuple) or (name in unset and unset[name] is value):
             break
         count += 1
     return count
+
+
+def _method_of(code, first):
+    """The function of ``code`` if it is a method of ``first``'s class (or a classmethod of
+    ``first``, a class), bound to ``first``; else None."""
+    for owner in (first if isinstance(first, type) else type(first)).__mro__:
+        for attribute in vars(owner).values():
+            if getattr(getattr(attribute, "__func__", attribute), "__code__", None) is code:
+                return None if isinstance(attribute, staticmethod) else getattr(attribute, "__func__", attribute)
+    return None
 
 
 def _not_hooks() -> tuple[str, ...]:
