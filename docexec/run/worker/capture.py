@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import codecs
+import contextlib
 import io
 import json
 import locale
@@ -309,29 +310,6 @@ def _write(capture: Capture, target, text: str, printed: dict | None, texts: lis
     return text
 
 
-def _write_partly(texts: list[str], sep: str | None, file) -> None:
-    """Write what ``print`` writes before the argument whose ``str()`` raised: the ones before it,
-    each followed by the separator (one write, where Python makes one a piece)."""
-    target = sys.stdout if file is None else file
-    if texts and target is not None and (sep is None or isinstance(sep, str)):  # else nothing was written
-        separator = " " if sep is None else sep
-        target.write("".join(text + separator for text in texts))
-
-
-def _write_pieces(target, texts: list[str], sep: str | None, end: str | None) -> None:
-    """Write a print's pieces (each text, the separators, the end) to a ``TextCapture`` one by one,
-    as Python does, until one cannot be written."""
-    if not isinstance(target, TextCapture):
-        return
-    separator, ending = (" " if sep is None else sep), ("\n" if end is None else end)
-    pieces = [piece for index, text in enumerate(texts) for piece in ((separator, text) if index else (text,))]
-    for piece in [*pieces, ending]:
-        try:
-            target.write(piece)
-        except (UnicodeEncodeError, ValueError):
-            return
-
-
 def _note_raised(capture: Capture, filename: str, exc: BaseException) -> None:
     """Record that a print call of the snippet file raised ``exc`` before it wrote anything: under
     `python file.py` it ran, and an example may catch what it raised (``Printed.raised``)."""
@@ -355,8 +333,9 @@ def install_print(capture: Capture, filename: str) -> None:
             buffer = io.StringIO()
             original(*texts, sep=sep, end=end, file=buffer)
         except BaseException as exc:
-            if len(texts) < len(args):  # an argument's str() raised: Python wrote those before it
-                _write_partly(texts, sep, file)
+            if texts and len(texts) < len(args):  # an argument's str() raised: Python wrote those before it
+                with contextlib.suppress(Exception):  # each followed by the separator, a write() each
+                    original(*texts, sep=sep, end=" " if sep is None else sep, file=file)
             _note_raised(capture, filename, exc)
             raise
         target = sys.stdout if file is None else file
@@ -368,8 +347,9 @@ def install_print(capture: Capture, filename: str) -> None:
             written = _write(capture, target, buffer.getvalue(), printed, texts, end,
                              lambda: original(*texts, sep=sep, end=end, file=target))
         except BaseException as exc:
-            if isinstance(exc, UnicodeEncodeError):  # Python wrote the pieces before the one it could not encode
-                _write_pieces(target, texts, sep, end)
+            if isinstance(exc, UnicodeEncodeError) and isinstance(target, TextCapture):
+                with contextlib.suppress(Exception):  # the pieces before the one it cannot encode, as Python does
+                    original(*texts, sep=sep, end=end, file=target)
             _note_raised(capture, filename, exc)
             raise
         if flush:
