@@ -293,18 +293,18 @@ def _module_line(filename: str, below: set) -> int:
     return line
 
 
-def _write(capture: Capture, target, text: str, printed: dict | None, texts: list[str], end: str | None,
-           in_pieces) -> str:
+def _write(capture: Capture, target, text: str, printed: dict | None, texts: list[str], sep: str | None,
+           end: str | None, original) -> str:
     """Write a print's ``text`` to ``target`` and record it with the print of the snippet file that
     wrote it (``printed``), with what it wrote of each argument (``texts``) unless its one text is
     the text; returns the text as written. A stream of the example's own gets the pieces as
-    Python's print writes them, one ``write()`` each (``in_pieces``)."""
+    Python's print (``original``) writes them, one ``write()`` each."""
     if printed is not None and (len(texts) != 1 or end not in ("\n", None)):
         shown = target.shown if isinstance(target, TextCapture) else str
         printed["a"] = [shown(part)[:MAX_PART] for part in texts]
     if isinstance(target, TextCapture):
         return target.put(text, printed)  # as the stream wrote it, encoded once; one event with the print
-    in_pieces()
+    original(*texts, sep=sep, end=end, file=target)
     if printed is not None:
         capture.emit({"p": text[:MAX_RECORDED], "l": printed.pop("pl"), **printed})
     return text
@@ -344,8 +344,7 @@ def install_print(capture: Capture, filename: str) -> None:
         caller = sys._getframe(1)
         printed = {"pl": caller.f_lineno} if caller.f_code.co_filename == filename else None
         try:  # a print that raises (a closed stream, an encoding error) wrote nothing
-            written = _write(capture, target, buffer.getvalue(), printed, texts, end,
-                             lambda: original(*texts, sep=sep, end=end, file=target))
+            written = _write(capture, target, buffer.getvalue(), printed, texts, sep, end, original)
         except BaseException as exc:
             if isinstance(exc, UnicodeEncodeError) and isinstance(target, TextCapture):
                 with contextlib.suppress(Exception):  # the pieces before the one it cannot encode, as Python does
