@@ -293,3 +293,23 @@ def test_the_shared_worker_serves_the_next_test_and_a_changed_environment_starts
     monkeypatch.setenv("DOCEXEC_TEST_VARIABLE", "1")
     run_all(tmp_path, cache=False)
     assert SHARED.worker is not first and first.poll() is not None
+
+
+def test_a_snippet_that_compiles_starts_with_what_a_first_compile_imports(tmp_path):
+    """``torch.compile``'s first call imports AOTAutograd, the backends and much of Inductor (about
+    1.1 s on torch 2.13): imported once in the sub-worker of such snippets, not in each. The count
+    bounds what a next PyTorch adds to that list (``COMPILE_IMPORTS``) before the list is brought up
+    to date."""
+    write_snippets(tmp_path, {"snippets/c/compiled.py": """
+        import sys
+        before = set(sys.modules)
+        import torch
+        f = torch.compile(lambda x: (x * 2).sin(), backend="aot_eager")
+        f(torch.ones(2, requires_grad=True)).sum().backward()
+        print(len(set(sys.modules) - before) < 40)  # True
+    """, "snippets/c/plain.py": "import sys\nprint('torch._inductor.compile_fx' in sys.modules)  # False\n"})
+    with shared_runner(tmp_path, cache=False) as runner:
+        runner.start()
+        results = runner.wait()
+    assert results.runs["snippets/c/compiled.py"].output == "True\n"
+    assert results.runs["snippets/c/plain.py"].output == "False\n"
