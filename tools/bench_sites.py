@@ -40,8 +40,10 @@ class Run:
     log: str
 
 
-def run(command: list[str], cwd: Path, log: Path) -> Run:
+def run(command: list[str], cwd: Path, log: Path, one_core: bool = False) -> Run:
     """Run ``command`` in ``cwd`` (output to ``log``) and time it; exit with its log's end if it fails.
+    With ``one_core``, the command and everything it starts may use the first CPU only, as under
+    ``taskset -c 0`` (``os.sched_setaffinity`` before it starts, inherited by its children).
 
     The process is waited for with ``os.wait4``: its usage covers the process and every descendant
     it waited for; ``ru_maxrss`` is the largest resident set among them (KiB on Linux, bytes on
@@ -49,7 +51,8 @@ def run(command: list[str], cwd: Path, log: Path) -> Run:
     """
     with open(log, "w", encoding="utf-8") as out:
         started = time.perf_counter()
-        proc = subprocess.Popen(command, cwd=cwd, env=ENV, stdout=out, stderr=subprocess.STDOUT)
+        pin = (lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})) if one_core else None
+        proc = subprocess.Popen(command, cwd=cwd, env=ENV, stdout=out, stderr=subprocess.STDOUT, preexec_fn=pin)
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -69,10 +72,11 @@ class Side:
     python: str
     strict: bool = False
 
-    def build(self) -> Run:
-        """A whole `mkdocs build` of the site into ``out/``."""
+    def build(self, one_core: bool = False) -> Run:
+        """A whole `mkdocs build` of the site into ``out/`` (on the first CPU only: ``one_core``)."""
         command = [self.python, "-m", "mkdocs", "build", "--site-dir", str(self.folder / "out")]
-        return run(command + (["--strict"] if self.strict else []), self.folder, self.folder.parent / "build.log")
+        return run(command + (["--strict"] if self.strict else []), self.folder, self.folder.parent / "build.log",
+                   one_core)
 
     def clear_caches(self) -> None:
         """Remove the site's caches (``.cache/``: runs, figures, notebooks, mkdocs-jupyter's)."""
