@@ -34,6 +34,7 @@ import posixpath
 import shutil
 import subprocess
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.exceptions import Abort
@@ -136,11 +137,28 @@ def _aborting():
         raise Abort(f"{where}: {error.strerror or error}") from None
 
 
+@dataclass
+class Invocation:
+    """What this process was started to do, as ``on_startup`` is told (once per process)."""
+
+    command: str = "build"  # "build", "gh-deploy" or "serve"
+
+
+INVOCATION = Invocation()
+
+
+def on_startup(command, dirty):
+    """Note the command: under ``mkdocs serve`` each build is a preview (``builds.Build``), in
+    which a committed DOT file that an edit made stale does not fail the build."""
+    INVOCATION.command = command
+
+
 def on_pre_build(config):
     """Begin a build: its snippets start running; pages are converted meanwhile (see ``on_env``)."""
     with _aborting():
         build = builds.begin(_root(config), _folder(config), _include_paths(config), Path(config.docs_dir).name,
-                             start=False)  # on_files starts the run, knowing the chapters' order
+                             start=False,  # on_files starts the run, knowing the chapters' order
+                             preview=INVOCATION.command == "serve")
         build.drawings.program  # noqa: B018 - looked up once per build: a server notices Graphviz installed
     if build.drift_problem is not None:  # reported, not failed: see docexec.pages.drift_page
         log.info(str(build.drift_problem))

@@ -109,6 +109,14 @@ def test_a_failed_rebuild_keeps_the_last_good_build_on_show_and_sigterm_leaves_n
         snippet.write_text(text.replace("# True -> operations", "# True -> operations, again,"))
         wait_for(lambda: "operations, again," in get(page, timeout=30), what="the fixed rebuild")
         assert "docexec-failed-build" not in get(page)  # gone with the next good build
+        # an edit that changes a recorded figure: the page shows the new figure before `make fix`
+        before = get(page).count("AddBackward0")
+        later = root / "snippets/computational-graph/requires_grad_later.py"
+        later.write_text(later.read_text().replace("b = (a * 3).sum()", "b = (a + a + a).sum()"))
+        wait_for(lambda: get(page, timeout=30).count("AddBackward0") > before, what="the new figure")
+        assert "docexec-failed-build" not in get(page)
+        assert ("the page shows the run's figure; `make build` fails until `make fix` runs: diagrams/"
+                "computational-graph/requires_grad_later.dot: is stale") in log.read_text()
         pid_file = tmp_path / "sleeper.pid"  # a rebuild whose example runs when the server is stopped
         snippet.write_text(f"# docexec: timeout=300\nimport os, time\nopen({str(pid_file)!r}, 'w').write("
                            "str(os.getpid()))\ntime.sleep(200)\n" + text)

@@ -44,6 +44,10 @@ def page_key(text: str) -> str:
     return sha256(text.encode()).hexdigest()
 
 
+#: How a preview build writes a committed DOT file's problem, which does not fail it.
+PREVIEW_NOTICE = "docexec: the page shows the run's figure; `make build` fails until `make fix` runs: "
+
+
 class BuildError(Exception):
     """The build must stop: every problem found, each a ``file:line: reason``."""
 
@@ -61,11 +65,15 @@ class Build:
             ``base_path``).
         docs_dir: the pages' folder, relative to the root (names pages in messages when a host
             does not say which page it converts).
+        watch: note the files read, to tell when the build is ``stale``.
+        preview: a preview server's build (``mkdocs serve``): a committed DOT file that no longer
+            matches its run does not fail it (``check``).
     """
 
     def __init__(self, runner: Runner, include_paths: list[str] | None = None, docs_dir: str = "docs",
-                 watch: bool = False):
+                 watch: bool = False, preview: bool = False):
         self.runner = runner
+        self.preview = preview
         self.root = runner.root
         self.include_paths = list(include_paths or [runner.folder])
         self.docs_dir = docs_dir
@@ -219,6 +227,8 @@ class Build:
     def check(self) -> Results:
         """Wait for the whole run and check it, once per build: every run failure, claim that does
         not hold and stale, missing or orphaned DOT file, and every bad include of the pages read.
+        In a ``preview`` build a DOT file's problem is written to stderr, not raised: the page shows
+        the figure its run drew, and ``make fix`` brings the committed file up to date later.
 
         Returns:
             The complete results.
@@ -229,7 +239,10 @@ class Build:
         """
         if self.checked is None:
             results = self.runner.wait()
-            problems = [p for page in self.pages.values() for p in page.problems] + results.problems()
+            problems = [p for page in self.pages.values() for p in page.problems]
+            problems += results.problems(diagrams=not self.preview)
+            if self.preview:
+                self.report_once(results.diagram_problems(), PREVIEW_NOTICE)
             problems += [p for page in self.pages.values() for p in quoted.problems(page, results)]
             problems += self.diagram_problems()
             if problems:
@@ -254,13 +267,13 @@ class Build:
             self._diagram_problems = figures.check_hand_drawn(self.root, self.drawings)
         return self._diagram_problems
 
-    def report_once(self, problems: list[Problem]) -> None:
+    def report_once(self, problems: list[Problem], prefix: str = "") -> None:
         """Write each of ``problems`` to stderr once in this build (a preview server converts every
-        page, and each may meet the same problem)."""
+        page, and each may meet the same problem), after ``prefix``."""
         for problem in problems:
             if str(problem) not in self.reported:
                 self.reported.add(str(problem))
-                print(str(problem), file=sys.stderr)
+                print(prefix + str(problem), file=sys.stderr)
         sys.stderr.flush()
 
     def draw_all(self, results: Results) -> None:
@@ -328,15 +341,16 @@ def converter_for(root: Path) -> Converter:
 
 
 def begin(root: Path, folder: str = SNIPPETS_DIR, include_paths: list[str] | None = None,
-          docs_dir: str = "docs", watch: bool = False, start: bool = True) -> Build:
+          docs_dir: str = "docs", watch: bool = False, start: bool = True, preview: bool = False) -> Build:
     """Start a new build of a repository: a new ``Build`` becomes its current one and its run starts
     (unless not ``start``: the caller then starts ``build.runner`` itself, once it knows what to run
-    first). With ``watch``, the build notes its files, to tell when it is ``stale``.
+    first). With ``watch``, the build notes its files, to tell when it is ``stale``; ``preview``:
+    see ``Build``.
 
     Raises:
         ExecutionError: the worker could not be started.
     """
-    build = Build(runner_for(root, folder), include_paths, docs_dir, watch)
+    build = Build(runner_for(root, folder), include_paths, docs_dir, watch, preview)
     with _REGISTRY:
         _BUILDS[(build.root, folder)] = build
     if start:

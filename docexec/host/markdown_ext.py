@@ -331,7 +331,7 @@ class SnippetOutputExtension(Extension):
             return build
         if build is None or build.stale():
             build = builds.begin(self.root, self.folder, _include_paths(md, self.root),
-                                 self.getConfig("docs_dir"), watch=True)
+                                 self.getConfig("docs_dir"), watch=True, preview=_serving())
             if build.drift_problem is not None:  # reported, not failed: see docexec.pages.drift_page
                 print(f"docexec: {build.drift_problem}", file=sys.stderr)
         return build

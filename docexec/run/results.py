@@ -97,10 +97,10 @@ class Results:
         """The text of ``streams(target)`` as one block, without its trailing line breaks."""
         return "".join(chunk.text for chunk in self.streams(target)).rstrip("\n")
 
-    def problems(self) -> list[Problem]:
+    def problems(self, diagrams: bool = True) -> list[Problem]:
         """Every failure of the runs: snippets that raised, hung or crashed, claims that do not hold,
-        lines longer than ``snippets.LINE_LIMIT``, and (when every run succeeded) committed DOT files
-        that are missing, stale or orphaned."""
+        lines longer than ``snippets.LINE_LIMIT``, and (when every run succeeded, unless not
+        ``diagrams``) committed DOT files that are missing, stale or orphaned (``diagram_problems``)."""
         found: list[Problem] = []
         for result in self.runs.values():
             if not result.ok:
@@ -108,9 +108,16 @@ class Results:
             found.extend(long_lines(result.path, self.sources[result.path]))
             found.extend(result.claim_problems if result.claim_problems is not None else check_claims(
                 result, self.sources[result.path]))
-        if all(r.ok for r in self.runs.values()):
-            found.extend(figures.check(self.root, self.graphs(), set(self.runs), self.folder))
+        if diagrams:
+            found.extend(self.diagram_problems())
         return found
+
+    def diagram_problems(self) -> list[Problem]:
+        """Committed DOT files that are missing, stale or orphaned (none looked for unless every run
+        succeeded: a failed run draws nothing)."""
+        if not all(r.ok for r in self.runs.values()):
+            return []
+        return figures.check(self.root, self.graphs(), set(self.runs), self.folder)
 
     def graphs(self) -> dict[str, str]:
         """Snippet path -> DOT text, for every snippet that ran and left a graph to draw."""
