@@ -45,7 +45,7 @@ from mkdocs.structure.toc import get_toc
 from docexec.core import compat
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
-from docexec.host.serve import keeping_last_good
+from docexec.host.serve import SearchEntries, keeping_last_good
 from docexec.notebooks.chapter import title_of
 from docexec.notebooks.colab import colab_url
 from docexec.notebooks.notebook_html import STYLESHEET_LINK, NotebookError
@@ -149,8 +149,16 @@ INVOCATION = Invocation()
 
 def on_startup(command, dirty):
     """Note the command: under ``mkdocs serve`` each build is a preview (``builds.Build``), in
-    which a committed DOT file that an edit made stale does not fail the build."""
+    which a committed DOT file that an edit made stale does not fail the build, and Material's
+    search index reads again only the pages an edit changed (``SearchEntries``; left as it is on
+    another version of Material than ``compat`` was written for)."""
     INVOCATION.command = command
+    if command == "serve" and not compat.version_problem("mkdocs-material"):
+        try:
+            from material.plugins.search import plugin as search
+        except ImportError:  # another theme: nothing to speed up
+            return
+        compat.reuse_search_entries(search, SearchEntries())
 
 
 def on_pre_build(config):

@@ -109,6 +109,8 @@ def test_a_failed_rebuild_keeps_the_last_good_build_on_show_and_sigterm_leaves_n
         snippet.write_text(text.replace("# True -> operations", "# True -> operations, again,"))
         wait_for(lambda: "operations, again," in get(page, timeout=30), what="the fixed rebuild")
         assert "docexec-failed-build" not in get(page)  # gone with the next good build
+        index = get(f"http://127.0.0.1:{port}/search/search_index.json")  # read again: the edited page only
+        assert "operations, again," in index and '"location":"02-backward-pass/"' in index.replace(" ", "")
         # an edit that changes a recorded figure: the page shows the new figure before `make fix`
         before = get(page).count("AddBackward0")
         later = root / "snippets/computational-graph/requires_grad_later.py"
@@ -126,3 +128,33 @@ def test_a_failed_rebuild_keeps_the_last_good_build_on_show_and_sigterm_leaves_n
         server.wait(timeout=30)
     wait_for(lambda: not processes_in(root), timeout=10, what="the worker to end after the server")
     assert_ends(int(pid_file.read_text()), "the example still runs after the server was stopped")
+
+
+def test_search_entries_of_an_unchanged_page_are_given_again_and_a_changed_page_is_read_again():
+    """Under serve, Material's search index reads only the pages an edit changed; what it holds is
+    what reading every page gives."""
+    from types import SimpleNamespace
+
+    from material.plugins.search.plugin import SearchIndex
+
+    from docexec.host.serve import SearchEntries
+
+    def page(text: str) -> SimpleNamespace:
+        return SimpleNamespace(content=f'<h1 id="t">Title</h1><p>{text}</p><h2 id="s">Part</h2><p>more</p>',
+                               url="p/", title="Title", toc="", meta={})
+
+    read = []
+
+    def add_entries(index, page):
+        read.append(page.content)
+        SearchIndex.add_entry_from_context(index, page)
+
+    memo, plain = SearchEntries(), SearchIndex()
+    for text in ("one", "one", "two"):
+        index = SearchIndex()
+        memo.add(index, page(text), add_entries)
+        plain.entries = []
+        SearchIndex.add_entry_from_context(plain, page(text))
+        assert index.entries == plain.entries and len(index.entries) == 2
+        index.entries[0]["text"] = "changed by a later step"  # the kept entries are copies
+    assert [content.count("one") + 2 * content.count("two") for content in read] == [1, 2]

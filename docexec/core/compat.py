@@ -11,13 +11,15 @@ Nothing here imports MkDocs or nbconvert: the objects are handed in.
 from __future__ import annotations
 
 import atexit
+import functools
 import threading
 import weakref
 from collections.abc import Callable
 from importlib import metadata
 
 #: The versions whose private parts this module was written against (requirements.txt pins them).
-WRITTEN_FOR = {"mkdocs": "1.6.1", "properdocs": "1.6.7", "nbconvert": "7.17.2", "mkdocs-jupyter": "0.26.3"}
+WRITTEN_FOR = {"mkdocs": "1.6.1", "properdocs": "1.6.7", "nbconvert": "7.17.2", "mkdocs-jupyter": "0.26.3",
+               "mkdocs-material": "9.8.2"}
 
 
 def version_problem(package: str) -> str | None:
@@ -85,6 +87,20 @@ def render_page_as_usual(page, config, files) -> None:
 def replace_builder(server, builder: Callable) -> None:
     """Make ``mkdocs serve`` call ``builder`` for each rebuild (``LiveReloadServer.builder``)."""
     server.builder = builder
+
+
+def reuse_search_entries(search_module, entries) -> None:
+    """Make Material's search index (``SearchIndex`` of ``material.plugins.search.plugin``, read at
+    mkdocs-material 9.8.2) add a page's entries through ``entries`` (``docexec.host.serve.SearchEntries``),
+    which gives the kept ones of an unchanged page; once per process."""
+    index_class = search_module.SearchIndex
+    add_entries = getattr(index_class.add_entry_from_context, "__wrapped__", index_class.add_entry_from_context)
+
+    @functools.wraps(add_entries)
+    def add_entry_from_context(index, page):
+        entries.add(index, page, add_entries)
+
+    index_class.add_entry_from_context = add_entry_from_context
 
 
 # -- nbconvert and mkdocs-jupyter: a notebook converted as the plugin converts it ------------------

@@ -1,9 +1,12 @@
 """``mkdocs serve``'s rebuilds: the last good build stays on show while an edit fails the build, with
-a banner on every page that names the problems, until a build succeeds."""
+a banner on every page that names the problems, until a build succeeds; a page the edit did not
+change is not read again for the search index (``SearchEntries``)."""
 
 from __future__ import annotations
 
 import atexit
+import copy
+import hashlib
 import logging
 import os
 import re
@@ -90,3 +93,35 @@ def show_failure(site: Path, lines: list[str]) -> None:
             mode = page.stat().st_mode
             write_atomically(page, text[: body.end()] + banner + text[body.end():])
             os.chmod(page, mode)
+
+
+class SearchEntries:
+    """The search index entries each page gave in the last build of this process, given again while
+    the page is the same.
+
+    Material's search plugin parses the HTML of every page in every build (about 1 s for this
+    site, a third of a rebuild under ``mkdocs serve``, where an edit changes one page). What it
+    makes of a page (``SearchIndex.add_entry_from_context``) depends on the page's content,
+    address, title, table of contents and metadata only: with those the same, the entries are too.
+    """
+
+    def __init__(self) -> None:
+        self.kept: dict[str, tuple[str, list[dict]]] = {}  # page address -> (its key, its entries)
+
+    @staticmethod
+    def key(page) -> str:
+        """What the entries of ``page`` (an MkDocs ``Page``) depend on, as a digest."""
+        parts = (page.content or "", page.url, str(page.title), str(page.toc), repr(sorted(page.meta.items())))
+        return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+    def add(self, index, page, add_entries: Callable) -> None:
+        """Add the entries of ``page`` to ``index`` (a ``SearchIndex``): kept ones if the page is
+        the same as last time, else those ``add_entries(index, page)`` adds (then kept)."""
+        key = self.key(page)
+        kept = self.kept.get(page.url)
+        if kept is not None and kept[0] == key:
+            index.entries.extend(copy.deepcopy(kept[1]))
+            return
+        start = len(index.entries)
+        add_entries(index, page)
+        self.kept[page.url] = (key, copy.deepcopy(index.entries[start:]))
