@@ -133,15 +133,16 @@ def test_a_failed_rebuild_keeps_the_last_good_build_on_show_and_sigterm_leaves_n
 def test_search_entries_of_an_unchanged_page_are_given_again_and_a_changed_page_is_read_again():
     """Under serve, Material's search index reads only the pages an edit changed; what it holds is
     what reading every page gives."""
+    import uuid
     from types import SimpleNamespace
 
     from material.plugins.search.plugin import SearchIndex
 
     from docexec.host.serve import SearchEntries
 
-    def page(text: str) -> SimpleNamespace:
-        return SimpleNamespace(content=f'<h1 id="t">Title</h1><p>{text}</p><h2 id="s">Part</h2><p>more</p>',
-                               url="p/", title="Title", toc="", meta={})
+    def page(text: str) -> SimpleNamespace:  # a place to fill, named by the build (a comment), in each
+        return SimpleNamespace(content=f'<h1 id="t">Title</h1><p>{text}</p><!--docexec-{uuid.uuid4().hex}-1-->'
+                                       '<h2 id="s">Part</h2><p>more</p>', url="p/", title="Title", toc="", meta={})
 
     read = []
 

@@ -95,6 +95,9 @@ def show_failure(site: Path, lines: list[str]) -> None:
             os.chmod(page, mode)
 
 
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
 class SearchEntries:
     """The search index entries each page gave in the last build of this process, given again while
     the page is the same.
@@ -110,8 +113,11 @@ class SearchEntries:
 
     @staticmethod
     def key(page) -> str:
-        """What the entries of ``page`` (an MkDocs ``Page``) depend on, as a digest."""
-        parts = (page.content or "", page.url, str(page.title), str(page.toc), repr(sorted(page.meta.items())))
+        """What the entries of ``page`` (an MkDocs ``Page``) depend on, as a digest. HTML comments are
+        left out: the index reads none, and the places a build fills later are comments that name
+        the build."""
+        parts = (_COMMENT.sub("", page.content or ""), page.url, str(page.title), str(page.toc),
+                 repr(sorted(page.meta.items())))
         return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
     def add(self, index, page, add_entries: Callable) -> None:
