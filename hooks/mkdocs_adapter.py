@@ -45,7 +45,7 @@ from mkdocs.structure.toc import get_toc
 from docexec.core import compat
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
-from docexec.host.serve import SearchEntries, keeping_last_good
+from docexec.host.serve import SearchEntries, TemplateCache, keeping_last_good
 from docexec.notebooks.chapter import title_of
 from docexec.notebooks.colab import colab_url
 from docexec.notebooks.notebook_html import STYLESHEET_LINK, NotebookError
@@ -142,6 +142,7 @@ class Invocation:
     """What this process was started to do, as ``on_startup`` is told (once per process)."""
 
     command: str = "build"  # "build", "gh-deploy" or "serve"
+    templates: TemplateCache | None = None  # under serve: the compiled templates, for every rebuild
 
 
 INVOCATION = Invocation()
@@ -149,10 +150,13 @@ INVOCATION = Invocation()
 
 def on_startup(command, dirty):
     """Note the command: under ``mkdocs serve`` each build is a preview (``builds.Build``), in
-    which a committed DOT file that an edit made stale does not fail the build, and Material's
-    search index reads again only the pages an edit changed (``SearchEntries``; left as it is on
+    which a committed DOT file that an edit made stale does not fail the build, the theme's
+    templates are compiled once (``TemplateCache``), and Material's search index reads again
+    only the pages an edit changed (``SearchEntries``; left as it is on
     another version of Material than ``compat`` was written for)."""
     INVOCATION.command = command
+    if command == "serve":
+        INVOCATION.templates = TemplateCache()
     if command == "serve" and not compat.version_problem("mkdocs-material"):
         try:
             from material.plugins.search import plugin as search
@@ -342,7 +346,10 @@ def on_page_markdown(markdown, page, config, files):
 @event_priority(100)  # first: the search plugin reads page.content after this event
 def on_env(env, config, files):
     """Wait for the run; stop the build listing every problem; draw the figures; fill every page
-    in but its drawings and a notebook page's content."""
+    in but its drawings and a notebook page's content. Under serve, the templates compiled in an
+    earlier build are used again (``TemplateCache``)."""
+    if INVOCATION.templates is not None:
+        env.bytecode_cache = INVOCATION.templates
     build = _build(config)
     with _aborting():
         results = build.runner.wait()

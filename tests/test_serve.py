@@ -159,3 +159,24 @@ def test_search_entries_of_an_unchanged_page_are_given_again_and_a_changed_page_
         assert index.entries == plain.entries and len(index.entries) == 2
         index.entries[0]["text"] = "changed by a later step"  # the kept entries are copies
     assert [content.count("one") + 2 * content.count("two") for content in read] == [1, 2]
+
+
+def test_templates_compiled_in_one_build_are_not_compiled_again_unless_edited(tmp_path):
+    import jinja2
+
+    from docexec.host.serve import TemplateCache
+
+    cache, compiled = TemplateCache(), []
+
+    class Counting(jinja2.Environment):
+        def _compile(self, source, filename):
+            compiled.append(filename)
+            return super()._compile(source, filename)
+
+    template = tmp_path / "main.html"
+    template.write_text("<p>{{ x }}</p>")
+    for text, wanted in (("<p>{{ x }}</p>", 1), ("<p>{{ x }}</p>", 1), ("<b>{{ x }}</b>", 2)):
+        template.write_text(text)
+        env = Counting(loader=jinja2.FileSystemLoader(tmp_path), bytecode_cache=cache)  # a new one each build
+        assert env.get_template("main.html").render(x=1) == text.replace("{{ x }}", "1")
+        assert len(compiled) == wanted
