@@ -36,6 +36,7 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
     ``pool``: slots, forks, timeouts);
   * ``docexec.run.execute``   starts the worker and turns its reports into ``RunResult`` records;
   * ``docexec.run.cache``     the run cache, keyed on everything a run read;
+  * ``docexec.run.hints``     what an example's words say before it runs: slow imports, programs it starts;
   * ``docexec.run.runner``    the run scheduler: start, wait, cancel (a future per example);
   * ``docexec.run.results``   a read-only view of a build's runs: outputs by include, problems, graphs.
 

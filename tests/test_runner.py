@@ -298,7 +298,7 @@ def test_the_shared_worker_serves_the_next_test_and_a_changed_environment_starts
 def test_a_snippet_that_compiles_starts_with_what_a_first_compile_imports(tmp_path):
     """``torch.compile``'s first call imports AOTAutograd, the backends and much of Inductor (about
     1.1 s on torch 2.13): imported once in the sub-worker of such snippets, not in each. The count
-    bounds what a next PyTorch adds to that list (``COMPILE_IMPORTS``) before the list is brought up
+    bounds what a next PyTorch adds to that list (``docexec.run.hints.COMPILE_IMPORTS``) before the list is brought up
     to date."""
     write_snippets(tmp_path, {"snippets/c/compiled.py": """
         import sys

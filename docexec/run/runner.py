@@ -10,7 +10,6 @@ read-only ``docexec.run.results.Results``.
 from __future__ import annotations
 
 import os
-import re
 import sys
 import threading
 import weakref
@@ -29,40 +28,9 @@ from docexec.run.execute import (
     start_worker,
     stop_worker,
 )
+from docexec.run.hints import slow_imports, starts_a_program
 from docexec.run.results import Results, check_claims
 from docexec.source.snippets import SNIPPETS_DIR, OptionsError, decode_source, discover, options
-
-#: Modules that some PyTorch features import lazily on first use and that take a second or more to
-#: import, with the words that mark a snippet using such a feature. Imported once, in a sub-worker
-#: that runs the snippets with those words, rather than once in each of their processes. Measured
-#: on torch 2.13: optimizers and checkpointing import torch._dynamo (about 2.2 s); a first
-#: ``torch.compile`` call, even with the ``aot_eager`` backend, imports AOTAutograd, every backend
-#: module and much of Inductor (``COMPILE_IMPORTS``, about 1.1 s more); gradcheck and
-#: torch.autograd.functional import symbolic_shapes, which imports SymPy (about 0.8 s). A snippet
-#: the words miss still runs correctly, only slower. Slowest first; a snippet gets the first match
-#: (each imports what the ones after it import).
-LAZY_HEAVY = {
-    "torch.compile": re.compile(r"\bcompile\b|aot_autograd|aot_function"),
-    "torch._dynamo": re.compile(r"\boptim\b|checkpoint"),
-    "torch.fx.experimental.symbolic_shapes": re.compile(
-        r"gradcheck|gradgradcheck|\bfunctional\b|jacobian|hessian|\bvjp\b|\bjvp\b|\bvmap\b|torch\.func\b"),
-}
-
-#: What a first ``torch.compile`` call imports beyond ``torch._dynamo`` (measured on torch 2.13 by
-#: running the ch11 examples and listing the new entries of ``sys.modules``): importing them is
-#: silent and sets nothing an example can see.
-COMPILE_IMPORTS = ("torch._dynamo", "torch._functorch.aot_autograd", "torch._dynamo.backends.common",
-                   "torch._dynamo.backends.debugging", "torch._dynamo.backends.registry", "functorch.compile",
-                   "torch._inductor.compile_fx", "torch._inductor.compiler_bisector",
-                   "torch.distributed.tensor.experimental", "torch.export._trace",
-                   "torch.fx.experimental.validator", "torch._dynamo.repro.after_dynamo")
-
-#: Words that mark a snippet that starts another program: often another Python, which imports torch
-#: anew (seconds; ch07's ``autograd_logging.py`` starts two). Such a snippet is a run's longest job,
-#: so it is sent first (longest job first): it then runs while the others do, instead of after
-#: them, where it would end the run alone on one core.
-STARTS_A_PROGRAM = re.compile(r"\bsubprocess\b|\bos\.(?:system|popen|exec\w*|spawn\w*|posix_spawn\w*)\b"
-                              r"|\bsys\.executable\b")
 
 
 @dataclass
@@ -190,7 +158,7 @@ class Runner:
         ``first``: snippets to run before the others, in that order (the MkDocs hook gives the
         chapters' snippets in the order it converts their notebooks, so that each notebook can be
         converted while the later chapters' snippets run). Snippets that start a program
-        (``STARTS_A_PROGRAM``) go before all of them. Results keep the order of ``paths``.
+        (``hints.starts_a_program``) go before all of them. Results keep the order of ``paths``.
 
         Raises:
             ExecutionError: the worker could not be started.
@@ -216,7 +184,7 @@ class Runner:
         if first:
             rank = {path: number for number, path in enumerate(first)}
             self.executed.sort(key=lambda path: rank.get(path, len(rank)))  # stable: the others keep their order
-        self.executed.sort(key=lambda path: not STARTS_A_PROGRAM.search(self.source(path)))  # longest first
+        self.executed.sort(key=lambda path: not starts_a_program(self.source(path)))  # longest first
         if not self.executed:  # a worker started early, or kept, waits for the next run
             self._prune(every, keys)
             return
@@ -281,7 +249,7 @@ class Runner:
 
         try:
             run_snippets(self.root, self.executed, jobs=self.jobs, timeout=self.timeout, options=found_options,
-                         needs={p: self._needs(p) for p in self.executed}, worker=self._workers.running,
+                         needs={p: slow_imports(self.source(p)) for p in self.executed}, worker=self._workers.running,
                          on_result=keep, keep=True)
             if self._stopping:
                 raise ExecutionError("the run was stopped")
@@ -402,8 +370,3 @@ class Runner:
             with open(os.path.join(self.root, path), "rb") as handle:
                 self._sources[path] = handle.read()
         return self._sources[path]
-
-    def _needs(self, path: str) -> list[str]:
-        source = self.source(path)
-        name = next((name for name, words in LAZY_HEAVY.items() if words.search(source)), None)
-        return list(COMPILE_IMPORTS) if name == "torch.compile" else [name] if name else []
