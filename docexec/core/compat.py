@@ -19,7 +19,7 @@ from importlib import metadata
 
 #: The versions whose private parts this module was written against (requirements.txt pins them).
 WRITTEN_FOR = {"mkdocs": "1.6.1", "properdocs": "1.6.7", "nbconvert": "7.17.2", "mkdocs-jupyter": "0.26.3",
-               "mkdocs-material": "9.8.2"}
+               "mkdocs-material": "9.8.2", "watchdog": "7.1.1"}
 
 
 def version_problem(package: str) -> str | None:
@@ -87,6 +87,16 @@ def render_page_as_usual(page, config, files) -> None:
 def replace_builder(server, builder: Callable) -> None:
     """Make ``mkdocs serve`` call ``builder`` for each rebuild (``LiveReloadServer.builder``)."""
     server.builder = builder
+
+
+def poll_every(server, seconds: float) -> None:
+    """Make ``mkdocs serve`` look for edited files every ``seconds``: MkDocs' ``LiveReloadServer``
+    makes its watchdog ``PollingObserver`` with 0.5 s and no option to change it; the observer's
+    ``_timeout`` is what it gives emitters made later, each emitter's ``_timeout`` how long it
+    waits between two looks (watchdog 7.1.1)."""
+    server.observer._timeout = seconds
+    for emitter in server.observer.emitters:
+        emitter._timeout = seconds
 
 
 def reuse_search_entries(search_module, entries) -> None:
