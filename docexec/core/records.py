@@ -10,7 +10,7 @@ one spelling of each record on the wire and on disk.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from docexec.core.problems import Problem
 
@@ -217,11 +217,18 @@ def encode(result: RunResult, leave_out: frozenset[str] = frozenset({"cached"}))
         if name in ("chunks", "prints"):
             value = [event_of(record) for record in value]
         elif name == "claim_problems":
-            value = None if value is None else [asdict(problem) for problem in value]
+            value = None if value is None else [_fields(problem) for problem in value]
         elif name in ("failure", "graph", "reads"):
-            value = None if value is None else asdict(value)
+            value = None if value is None else _fields(value)
         data[name] = value
     return data
+
+
+def _fields(record) -> dict:
+    """A record whose fields hold no other record as a dict of its fields, not copied (what
+    ``dataclasses.asdict`` gives, without its deep copy: a run's ``Reads`` lists hundreds of
+    installed files)."""
+    return {name: getattr(record, name) for name in record.__dataclass_fields__}
 
 
 def decode(data: dict) -> RunResult:
