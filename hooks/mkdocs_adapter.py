@@ -90,8 +90,9 @@ def _build(config) -> builds.Build:
 
 
 def on_config(config):
-    """Point the Markdown extension at this repository, make it defer, start the worker early, and
-    make the build date reproducible."""
+    """Point the Markdown extension at this repository, make it defer, start the worker early (under
+    serve always, so that it has imported torch by the time an author first edits an example),
+    and make the build date reproducible."""
     host = type(config).__module__.split(".")[0]  # mkdocs, or properdocs (its fork)
     if host in compat.WRITTEN_FOR and compat.version_problem(host):
         raise Abort(compat.version_problem(host))
@@ -99,7 +100,12 @@ def on_config(config):
         raise Abort(f"mkdocs.yml: the hook needs the Markdown extension {EXTENSION} under markdown_extensions")
     root = _root(config)
     config.mdx_configs.setdefault(EXTENSION, {}).update(root=str(root), defer=True)
-    builds.runner_for(root, _folder(config)).prestart()
+    runner = builds.runner_for(root, _folder(config))
+    if INVOCATION.command == "serve":  # a worker for the first edit, even if this build runs nothing
+        with _aborting():
+            runner.keep_ready()
+    else:
+        runner.prestart()
     if "SOURCE_DATE_EPOCH" not in os.environ:  # sitemap dates: the last commit's, not today's
         try:
             stamp = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=root, capture_output=True,
