@@ -136,3 +136,15 @@ def test_the_printing_cost_times_the_same_loop_under_the_engine_and_under_python
     cost = printing_cost(tmp_path, repeat=1)
     assert 0 < cost.python_us < cost.engine_us < 1000
     assert list((tmp_path / "snippets").iterdir()) == []
+
+
+def test_the_scaled_site_names_each_quoted_example_with_its_copys_folder(bench_sites, tmp_path):
+    """A page holding ten copies of an example: a quote naming it bare would name all ten (the build
+    refuses that), so the original names its chapter folder and each copy its copy's folder."""
+    (tmp_path / "snippets/ch").mkdir(parents=True)
+    (tmp_path / "snippets/ch/ex.py").write_text("x = 1\n")
+    text = 'x is {{ ex: x }}, {{ ch/ex: x + 1 }} and {{ gone: y }}.\n\n```python\n--8<-- "ch/ex.py"\n```\n'
+    assert bench_sites.qualified_quotes(text, ["ch"], tmp_path, "") == text.replace(
+        "{{ ex:", "{{ ch/ex:")
+    assert bench_sites.qualified_quotes(text, ["ch"], tmp_path, "-2").startswith(
+        "x is {{ ch-2/ex: x }}, {{ ch-2/ex: x + 1 }} and {{ gone: y }}.")

@@ -112,19 +112,36 @@ def scaled_copy(site: Path, target: Path, factor: int) -> int:
     copy_site(target, site)
     for page in sorted((target / "docs").glob("[0-9][0-9]-*.md")):
         text = page.read_text(encoding="utf-8")
+        chapters = sorted(set(re.findall(r'--8<-- "([\w-]+)/', text)))
         copies = []
         for copy in range(1, factor):
-            body = text
-            for chapter in sorted(set(re.findall(r'--8<-- "([\w-]+)/', text))):
+            body = qualified_quotes(text, chapters, site, f"-{copy}")
+            for chapter in chapters:
                 shutil.copytree(site / "snippets" / chapter, target / "snippets" / f"{chapter}-{copy}",
                                 dirs_exist_ok=True)
                 body = body.replace(f'--8<-- "{chapter}/', f'--8<-- "{chapter}-{copy}/')
             copies.append(re.sub(r"^# (.+)$", rf"## \1 (copy {copy})", body, count=1, flags=re.M))
+        text = qualified_quotes(text, chapters, site, "")
         page.write_text("\n\n".join([text.rstrip("\n")] + copies) + "\n", encoding="utf-8")
     fix = subprocess.run([sys.executable, "-m", "docexec", "fix"], cwd=target, env=ENV, capture_output=True, text=True)
     if fix.returncode != 0:
         raise SystemExit(f"docexec fix failed in the {factor}x site {target}:\n{(fix.stdout + fix.stderr)[-3000:]}")
     return len(list((target / "snippets").rglob("*.py")))
+
+
+_QUOTED = re.compile(r"\{\{(\s*)(?:([\w-]+)/)?([\w.-]+?)(\s*):")
+
+
+def qualified_quotes(text: str, chapters: list[str], site: Path, suffix: str) -> str:
+    """``text`` with each value its prose quotes from a run (``{{ example: expression }}``) naming
+    its example with its chapter folder plus ``suffix`` (a copy's folder): on a page holding
+    several copies of one example, the bare name would name them all."""
+    def qualify(match: re.Match) -> str:
+        space, chapter, name, after = match.groups()
+        chapter = chapter or next((c for c in chapters if (site / "snippets" / c / f"{name}.py").is_file()), None)
+        return match.group(0) if chapter is None else f"{{{{{space}{chapter}{suffix}/{name}{after}:"
+
+    return _QUOTED.sub(qualify, text)
 
 
 def plain_config(folder: Path, plugin: str | None) -> None:
