@@ -313,3 +313,17 @@ def test_a_snippet_that_compiles_starts_with_what_a_first_compile_imports(tmp_pa
         results = runner.wait()
     assert results.runs["snippets/c/compiled.py"].output == "True\n"
     assert results.runs["snippets/c/plain.py"].output == "False\n"
+
+
+def test_what_a_run_of_compiling_snippets_imported_does_not_reach_the_next_runs_snippets(tmp_path):
+    """A worker serves run after run (mkdocs serve): a run of only snippets that compile must not
+    leave their slow imports in the worker for the snippets of a later run."""
+    write_snippets(tmp_path, {
+        "snippets/c/compiled.py": "import torch\nf = torch.compile(lambda x: x + 1, backend='eager')\n"
+                                  "print(f(torch.ones(1)).item())  # 2.0\n",
+        "snippets/c/plain.py": "import sys\nprint('torch._inductor.compile_fx' in sys.modules)  # False\n"})
+    with shared_runner(tmp_path, cache=False) as runner:  # it keeps its worker from one run to the next
+        runner.start(["snippets/c/compiled.py"])
+        assert runner.wait().runs["snippets/c/compiled.py"].output == "2.0\n"
+        runner.start(["snippets/c/plain.py"])
+        assert runner.wait().runs["snippets/c/plain.py"].output == "False\n"

@@ -89,8 +89,7 @@ class Feed:
 
 @dataclass
 class _Live:
-    """What a signal handler must stop: the running snippet processes (each the leader of its own
-    process group) and the sub-workers (``Feed`` by read descriptor) of this (sub-)worker."""
+    """What a signal handler must stop: running snippets (each leads its group), sub-workers by fd."""
 
     running: dict[int, Running] = field(default_factory=dict)
     feeds: dict[int, Feed] = field(default_factory=dict)
@@ -121,13 +120,14 @@ def kill_group(pid: int) -> None:
 
 
 def serve(request: Request, out) -> None:
-    """Run every snippet of ``request``, at most ``jobs`` at once; write one report line each to ``out``."""
-    import torch
-
-    versions = {"torch": torch.__version__, "python": sys.version.split()[0]}
+    """Run every snippet of ``request``, at most ``jobs`` at once; write one report line each to ``out``.
+    A group that needs modules not yet imported runs in a sub-worker: this process serves later requests."""
+    versions = {"torch": sys.modules["torch"].__version__, "python": sys.version.split()[0]}  # preload imported it
     slots = Slots(request.jobs)
     adopt_orphans()
     first, *others = request.merged(lambda module: module in sys.modules)
+    if any(module not in sys.modules for module in first.preload):
+        first, others = Group([], []), [first, *others]
     worker = os.getpid()
     for group in others:
         read_fd, write_fd = os.pipe()
