@@ -97,7 +97,9 @@ def show_failure(site: Path, lines: list[str]) -> None:
             os.chmod(page, mode)
 
 
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
+#: A place a build fills after the search index has read the page (``Build._marker``): an HTML
+#: comment naming the build (a new token each build), which the index does not read.
+_PLACE = re.compile(r"<!--docexec-[0-9a-f]{32}-\d+-->")
 
 
 class SearchEntries:
@@ -115,10 +117,10 @@ class SearchEntries:
 
     @staticmethod
     def key(page) -> str:
-        """What the entries of ``page`` (an MkDocs ``Page``) depend on, as a digest. HTML comments are
-        left out: the index reads none, and the places a build fills later are comments that name
-        the build."""
-        parts = (_COMMENT.sub("", page.content or ""), page.url, str(page.title), str(page.toc),
+        """What the entries of ``page`` (an MkDocs ``Page``) depend on, as a digest. The places a
+        build fills later are left out (``_PLACE``): comments, which the index does not read, that
+        name the build. Any other change to the content, comments included, makes a new key."""
+        parts = (_PLACE.sub("", page.content or ""), page.url, str(page.title), str(page.toc),
                  repr(sorted(page.meta.items())))
         return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
