@@ -144,8 +144,9 @@ def _aborting():
 
 
 #: How often ``mkdocs serve`` looks for edited files (MkDocs: every 0.5 s, so that an edit waited
-#: 0.25 s on average before its rebuild began). A look reads the folders' listings: about 2 ms here.
-POLL_SECONDS = 0.1
+#: 0.25 s on average before its rebuild began). Each look lists and stats the watched folders: with
+#: 390 files, an idle server used 3% of a core at 0.5 s, 7% at 0.25 s and 14% at 0.1 s.
+POLL_SECONDS = 0.25
 
 
 @dataclass
