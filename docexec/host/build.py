@@ -44,6 +44,10 @@ def page_key(text: str) -> str:
     return sha256(text.encode()).hexdigest()
 
 
+#: The marker of a place of any build (``Build.token`` is a uuid4 hex), as ``Build._marker`` spells
+#: one of its own: an HTML comment, filled in after the search index has read the page.
+ANY_PLACE = re.compile(r"<!--docexec-[0-9a-f]{32}-\d+-->")
+
 #: How a preview build writes a committed DOT file's problem, which does not fail it.
 PREVIEW_NOTICE = "docexec: the page shows the run's figure; `make build` fails until `make fix` runs: "
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from jinja2.bccache import Bucket, BytecodeCache
 
 from docexec.core.files import link_copy, write_atomically
+from docexec.host.build import ANY_PLACE
 
 #: The class of the banner a failed rebuild puts on the pages (styled by docs/stylesheets/extra.css).
 BANNER = "docexec-failed-build"
@@ -97,11 +98,6 @@ def show_failure(site: Path, lines: list[str]) -> None:
             os.chmod(page, mode)
 
 
-#: A place a build fills after the search index has read the page (``Build._marker``): an HTML
-#: comment naming the build (a new token each build), which the index does not read.
-_PLACE = re.compile(r"<!--docexec-[0-9a-f]{32}-\d+-->")
-
-
 class SearchEntries:
     """The search index entries each page gave in the last build of this process, given again while
     the page is the same.
@@ -118,9 +114,9 @@ class SearchEntries:
     @staticmethod
     def key(page) -> str:
         """What the entries of ``page`` (an MkDocs ``Page``) depend on, as a digest. The places a
-        build fills later are left out (``_PLACE``): comments, which the index does not read, that
+        build fills later are left out (``ANY_PLACE``): comments, which the index does not read, that
         name the build. Any other change to the content, comments included, makes a new key."""
-        parts = (_PLACE.sub("", page.content or ""), page.url, str(page.title), str(page.toc),
+        parts = (ANY_PLACE.sub("", page.content or ""), page.url, str(page.title), str(page.toc),
                  repr(sorted(page.meta.items())))
         return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
