@@ -1,7 +1,8 @@
 """What a reader gets, checked in a real browser: Debian's Chromium driven by Playwright.
 
 The built site is served on 127.0.0.1, and every page is visited at 390 px (a phone) and 1280 px (a
-desktop) wide in the light palette, and at 1280 px in the dark one (``VISITS``). Every page must
+desktop) wide in the light palette, and at 1280 px switched to the dark one with the palette
+toggle (``VISITS``). Every page must
 load with no console error, no failed request and no request to another host, and axe-core must
 report no serious or critical accessibility violation. On the chapters and their notebooks: no
 code or output block is wider than its box, the copy button covers no text, figures are visible
@@ -94,11 +95,15 @@ NOTEBOOKS = [f"notebooks/{path}" for path in CHAPTERS]
 
 
 WIDTHS = (390, 1280)  # a phone and a desktop, in CSS pixels
-#: The palettes and widths every page is visited in. A palette changes colours only, and colours do
-#: not change with the width: the layout is measured at both widths in the light palette, colours
-#: (figures' contrast, axe's colour rules) at 1280 px in both palettes. ``make
-#: screenshots`` visits the fourth combination too, for a person to look at.
-VISITS = [("light", 390), ("light", 1280), ("dark", 1280)] + ([("dark", 390)] if TAKE_SHOTS else [])
+#: The widths every page is visited at, each with the palettes it is measured in there, in order:
+#: the page opens in the first (the reader's preference), and the reader's palette toggle switches
+#: it to the next. A palette changes colours only, and colours do not change with the width: the
+#: layout is measured at both widths in the light palette, colours (figures' contrast, axe's colour
+#: rules) at 1280 px in both palettes. ``make screenshots`` measures the fourth combination too, for
+#: a person to look at.
+VISITS = {390: ("light", "dark") if TAKE_SHOTS else ("light",), 1280: ("light", "dark")}
+#: Every ``(scheme, width)`` measured on each page.
+MEASURED = [(scheme, width) for width, schemes in VISITS.items() for scheme in schemes]
 #: The smallest a figure's label (of a box, an arrow or a group) may be drawn inline, in CSS pixels,
 #: at each width; a broad figure scrolls sideways rather than shrink below it (figures.js).
 LABEL_PX = {1280: 12, 390: 10}
@@ -343,29 +348,56 @@ def shot_name(path: str, width: int, scheme: str) -> str:
     return f"{path.strip('/').replace('/', '-')}-{width}-{scheme}.png"
 
 
-def visit(browser, base_url: str, path: str, scheme: str, width: int) -> dict:
-    """Visit one page at one width in one palette and measure everything the tests below check."""
-    context, page, problems = open_page(browser, base_url + path, scheme, width, idle=False)
+def visit(browser, base_url: str, path: str, width: int) -> dict:
+    """Visit one page at one width and measure it in each palette of ``VISITS[width]``, switching
+    with the palette toggle: ``(path, scheme, width)`` -> what ``measure`` found. What the browser
+    reports (``problems``) belongs to the palette the page was in when it came."""
+    schemes = VISITS[width]
+    context, page, problems = open_page(browser, base_url + path, schemes[0], width, idle=False)
     # exercises' answers are folded: open them, so that their outputs and figures are measured too
     page.evaluate(SETTLED)
     height = page.evaluate("document.documentElement.scrollHeight")  # as a reader first sees it
     page.evaluate(WATCH_CLOSING)
     page.evaluate(OPEN_ANSWERS)
     page.evaluate(SETTLED)
-    found = {"problems": problems, "scheme": page.locator("body").get_attribute("data-md-color-scheme"),
-             "height": height}
+    found, seen = {}, 0
+    for number, scheme in enumerate(schemes):
+        if number:
+            switch_palette(page, SCHEME_NAMES[scheme])
+        found[(path, scheme, width)] = measure(page, path, scheme, width, first=not number)
+        found[(path, scheme, width)].update(height=height)
+        if number + 1 == len(schemes):
+            page.wait_for_load_state("networkidle")  # every request made and answered: its problems are in
+        found[(path, scheme, width)]["problems"], seen = problems[seen:], len(problems)
+    context.close()
+    return found
+
+
+#: Material's name of each palette (``data-md-color-scheme``).
+SCHEME_NAMES = {"light": "default", "dark": "slate"}
+
+
+def switch_palette(page, name: str) -> None:
+    """Switch the page to palette ``name`` as a reader does, with the toggle in the header."""
+    page.locator("label.md-header__button[for^='__palette']:visible").first.click()
+    page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') === '{name}'")
+    page.evaluate(SETTLED)
+
+
+def measure(page, path: str, scheme: str, width: int, first: bool) -> dict:
+    """Measure the page as it is now, in ``scheme``: what each test below checks. The full-screen
+    view is opened in the ``first`` palette only (it is laid out the same in the others)."""
+    found = {"scheme": page.locator("body").get_attribute("data-md-color-scheme")}
     if path in CHAPTERS or path in NOTEBOOKS:
         found.update(page.evaluate(MEASURE))
         shrunk = [index for index, figure in enumerate(found["figures"]) if figure["hint"]]
-        found["enlarged"] = full_screen_report(page, path, shrunk[0], width) if shrunk else None
+        found["enlarged"] = full_screen_report(page, path, shrunk[0], width) if shrunk and first else None
         if TAKE_SHOTS:  # last: a full-page capture lays the page out in a 1x1 px window for a moment
             page.screenshot(path=str(SHOTS / shot_name(path, width, scheme)), full_page=True)
             page.evaluate(SETTLED)
     if path in CHAPTERS and width == 1280:
         found["count"], found["weak"] = figure_report(page, path)
     found["axe"] = accessibility_violations(page, scheme, width)
-    page.wait_for_load_state("networkidle")  # every request made and answered: its problems are in
-    context.close()
     return found
 
 
@@ -391,28 +423,31 @@ def accessibility_violations(page, scheme: str, width: int) -> list[str]:
             for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
 
-def visit_all(base_url: str, jobs: list[tuple[str, str, int]]) -> dict:
-    """``visit`` each ``(path, scheme, width)`` of ``jobs`` with a browser of this thread's own
-    (Playwright's objects belong to the thread that made them)."""
+def visit_all(base_url: str, jobs: list[tuple[str, int]]) -> dict:
+    """``visit`` each ``(path, width)`` of ``jobs`` with a browser of this thread's own (Playwright's
+    objects belong to the thread that made them)."""
+    found = {}
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        found = {job: visit(browser, base_url, *job) for job in jobs}
+        for job in jobs:
+            found.update(visit(browser, base_url, *job))
         browser.close()
     return found
 
 
 @pytest.fixture(scope="module")
 def visits(base_url) -> dict:
-    """Every page in each of ``VISITS``, visited once each: ``(path, scheme, width)`` ->
+    """Every page at each width of ``VISITS``, visited once each: ``(path, scheme, width)`` ->
     what ``visit`` measured, shared out among three browsers."""
     from concurrent.futures import ThreadPoolExecutor
 
     if TAKE_SHOTS:
         SHOTS.mkdir(parents=True, exist_ok=True)
-    jobs = [(path, scheme, width) for scheme, width in VISITS for path in site_pages()]
+    jobs = [(path, width) for width in VISITS for path in site_pages()]
     with ThreadPoolExecutor(max_workers=3) as pool:
         shares = list(pool.map(lambda share: visit_all(base_url, share), [jobs[i::3] for i in range(3)]))
-    found = {job: share[job] for job in jobs for share in shares if job in share}
+    found = {(path, scheme, width): share[(path, scheme, width)] for path, width in jobs
+             for scheme in VISITS[width] for share in shares if (path, scheme, width) in share}
     if TAKE_SHOTS:
         sys.__stdout__.write(f"\nscreenshots of every chapter and notebook page, 390 and 1280 px, both palettes: "
                              f"{SHOTS}\n")
@@ -473,7 +508,7 @@ def test_an_old_link_to_a_section_of_a_split_chapter_lands_on_that_section(brows
 
 
 def test_every_chapter_and_notebook_page_is_measured(visits):
-    assert len(reader_pages(visits)) == len(VISITS) * (len(CHAPTERS) + len(NOTEBOOKS))
+    assert len(reader_pages(visits)) == len(MEASURED) * (len(CHAPTERS) + len(NOTEBOOKS))
     if TAKE_SHOTS:
         for path in CHAPTERS + NOTEBOOKS:
             assert (SHOTS / shot_name(path, 390, "dark")).is_file()
