@@ -134,3 +134,40 @@ def test_a_cancelled_build_writes_no_more_notebooks(tmp_path):
         gate.write_text("open")
         build.runner.close()
         converter.close()
+
+
+def test_a_chapter_whose_snippets_ran_is_made_before_chapters_whose_results_were_cached(tmp_path, monkeypatch):
+    """Under ``mkdocs serve`` the notebook of the chapter an edit changed waits for no other: the
+    chapters whose results all came from the run cache (ready at the start) are made after it."""
+    gate = tmp_path / "gate"
+    write_snippets(tmp_path, {f"snippets/{name}/a.py": f"print('{name}')  # {name}\n" for name in "cde"})
+    first = Runner(tmp_path)
+    first.start()
+    first.wait()  # c, d and e are in the run cache now
+    first.close()
+    write_snippets(tmp_path, {"snippets/g/a.py": f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n"
+                                                 "    time.sleep(0.05)\nprint('g')  # g\n"})
+    made, build = [], Build(Runner(tmp_path))
+    pages = {name: build.page(f'# {name}\n\n```python\n--8<-- "{name}/a.py"\n```\n', f"docs/{name}.md")
+             for name in "cdeg"}
+    write = NotebookJobs._write
+
+    def recorded_write(self, job, results):
+        made.append(job.target.stem)
+        if len(made) == 1:  # the first chapter from the cache: g's run comes in meanwhile
+            gate.write_text("open")
+            build.runner.wait(pages["g"].snippets)
+        write(self, job, results)
+
+    monkeypatch.setattr(NotebookJobs, "_write", recorded_write)
+    converter = Converter(tmp_path)
+    try:
+        build.runner.start()
+        jobs = NotebookJobs(build.runner, build.drawings, NotebookPages(tmp_path / "cache", converter))
+        jobs.start({f"notebooks/{name}.ipynb": (page, tmp_path / f"out/{name}.ipynb") for name, page in pages.items()})
+        jobs.join()
+        assert made == ["c", "g", "d", "e"]
+    finally:
+        gate.write_text("open")
+        build.runner.close()
+        converter.close()

@@ -2,8 +2,10 @@
 
 MkDocs converts the Markdown pages first and the notebook pages last. ``NotebookJobs`` works on the
 notebooks meanwhile, in a thread of the build's process. Each chapter's notebook is made as soon as
-every snippet of that chapter is in (chapters whose results are all in at the start, from the run
-cache, in the order given), so that a chapter with a slow example does not hold up the later ones:
+every snippet of that chapter is in, so that a chapter with a slow example does not hold up the
+later ones; a chapter whose snippets had to run goes before those whose results were all in at the
+start (from the run cache, in the order given), which are mostly kept as they are (under ``mkdocs
+serve``, the notebook of the chapter an edit changed is then made first, not after all the others):
 it is written (``docexec.notebooks.chapter.chapter_notebook``) and handed to the converting process
 (``docexec.notebooks.notebook_html.Converter``), which makes its page's HTML while the build goes on. A
 notebook made from exactly the same inputs as the one on disk (``notebook_key``, stored next to it
@@ -14,6 +16,7 @@ the cache: a warm build converts nothing.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import queue
 import threading
 from concurrent.futures import Future
@@ -63,11 +66,13 @@ class NotebookJobs:
         """Begin to make ``notebooks`` (a name -> the chapter's page record and the notebook's file),
         each once its snippets are in, and return at once."""
         self.jobs = {name: NotebookJob(page, Path(target)) for name, (page, target) in notebooks.items()}
-        ready: queue.SimpleQueue[NotebookJob] = queue.SimpleQueue()
+        # (whether it was ready at the start, order, job): the smallest first
+        ready: queue.PriorityQueue[tuple[bool, int, NotebookJob]] = queue.PriorityQueue()
+        order, at_start = itertools.count(), threading.Event()
         for job in self.jobs.values():
             futures = [self.runner.futures[path] for path in job.page.snippets if path in self.runner.futures]
             if len(futures) < len(job.page.snippets) or not futures:  # wait() says why (a path not run)
-                ready.put(job)
+                ready.put((True, next(order), job))
                 continue
             left, lock = [len(futures)], threading.Lock()
 
@@ -75,16 +80,17 @@ class NotebookJobs:
                 with lock:
                     left[0] -= 1
                     if left[0] == 0:
-                        ready.put(job)
+                        ready.put((not at_start.is_set(), next(order), job))
 
             for future in futures:
-                future.add_done_callback(one_in)
+                future.add_done_callback(one_in)  # called at once if the future is done (from the cache)
+        at_start.set()
         self._thread = threading.Thread(target=self._work, args=(ready,), name="docexec-notebook-jobs", daemon=True)
         self._thread.start()
 
-    def _work(self, ready: queue.SimpleQueue) -> None:
+    def _work(self, ready: queue.PriorityQueue) -> None:
         for _ in range(len(self.jobs)):
-            job = ready.get()
+            *_, job = ready.get()
             try:
                 self._stop_if_cancelled()  # the runner may serve the next build by now: not waited on
                 results = self.runner.wait(job.page.snippets)
