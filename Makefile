@@ -56,8 +56,11 @@ build: setup  ## strict build into site/
 test: setup lint  ## the linter, then the whole test suite
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile --durations=12
 
+# test-fast shares out single tests, not modules (none of its modules has a costly module-wide
+# fixture), each process taking more from the other's share when it runs out: kept whole, the two
+# largest modules (test_execute, test_runner: 30 s each) left one process working alone for 20 s.
 test-fast: setup  ## the tests marked slow left out (site builds, browsers, a second PyTorch, timeouts): for the edit loop
-	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not slow"
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal -m "not slow"
 
 screenshots: setup  ## the browser tests, with full-page screenshots of every chapter and notebook page in .cache/screenshots/
 	SCREENSHOTS=1 $(BIN)/python -m pytest tests/test_browser.py

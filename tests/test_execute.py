@@ -255,6 +255,7 @@ def test_the_extension_starts_the_worker_early_once_and_never_after_a_run(tmp_pa
     assert early.poll() is not None
 
 
+@pytest.mark.slow  # stops its worker
 def test_a_sub_worker_killed_while_its_snippet_runs_gives_its_slot_back(tmp_path):
     """jobs=1: the sub-worker's snippet holds the only slot when it kills the sub-worker; the worker
     must get that slot back and run its own snippet, not wait for it forever."""
@@ -315,6 +316,7 @@ def _wait_until(condition, seconds: float) -> bool:
     return True
 
 
+@pytest.mark.slow  # stops its worker
 def test_a_worker_killed_by_its_snippet_leaves_no_sub_worker_waiting_for_a_slot(tmp_path):
     """jobs=1: the worker's own snippet holds the only slot when it kills the worker. Its
     sub-worker, left with a snippet to run, must notice and end: waiting for that slot, it would
@@ -416,6 +418,7 @@ def test_each_result_is_handed_out_while_the_other_snippets_still_run(tmp_path):
     assert seen == ["snippets/s/quick.py", "snippets/s/slow.py"]
 
 
+@pytest.mark.slow  # stops its worker
 def test_a_failing_result_callback_stops_the_worker_and_every_snippet_it_runs(tmp_path):
     """The exception propagates, and the snippets still running, in the worker and in a
     sub-worker, are stopped rather than left to run on past their timeouts."""
@@ -462,6 +465,7 @@ def assert_ends(pid: int, message: str, within: float = 10.0) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow  # stops its worker
 def test_ctrl_c_stops_the_worker_and_every_snippet_it_runs(tmp_path):
     """SIGINT to the worker (a Ctrl-C, had it the terminal: it leads a process group of its own,
     and under a build ends when the build does) does not reach the snippets, which lead process

@@ -51,6 +51,7 @@ def test_cached_results_are_in_as_soon_as_start_returns(tmp_path):
     assert again.results().runs["snippets/c/a.py"].cached and again.executed == []
 
 
+@pytest.mark.slow  # stops its worker
 def test_cancel_stops_the_worker_and_the_snippets_it_runs(tmp_path):
     pid_file = tmp_path / "pid"
     write_snippets(tmp_path, {"snippets/c/sleeper.py": f"""
@@ -228,6 +229,7 @@ def test_waiting_for_some_snippets_gives_their_results_only(tmp_path):
         assert list(runner.wait().runs) == ["snippets/c/a.py", "snippets/c/b.py"]
 
 
+@pytest.mark.slow  # stops its worker
 def test_a_runner_nobody_closed_stops_its_kept_worker_when_it_is_dropped(tmp_path):
     """A runner keeps its worker for the next run (mkdocs serve); one that is dropped without
     close() must not leave that worker behind (tests and tools make many runners in one process)."""
