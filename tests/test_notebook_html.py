@@ -321,3 +321,24 @@ def test_headings_get_the_ids_the_chapter_page_gives_them(tmp_path):
         return [i for t in tokens for i in [t["id"], *linked(t["children"])]]
 
     assert linked(page.toc_tokens) == [i for i in ids if i != "core"]  # as toc leaves raw HTML out
+
+
+def test_a_warmed_up_exporter_makes_the_same_page_and_keep_ready_starts_one_warmed_up(tmp_path):
+    """Under ``mkdocs serve`` the converter makes a first conversion as it starts (``--warm``); what
+    it makes of a notebook afterwards is what a converter that made none makes."""
+    from docexec.notebooks.convert import _Exporter
+
+    rich_notebook(tmp_path / "n.ipynb")
+    data = (tmp_path / "n.ipynb").read_bytes()
+    warmed = _Exporter()
+    warmed.warm_up()
+    assert warmed.convert(tmp_path / "n.ipynb", data) == _Exporter().convert(tmp_path / "n.ipynb", data)
+    converter = Converter(tmp_path)
+    try:
+        converter.keep_ready()
+        assert converter._proc.args[-1] == "--warm"
+        (tmp_path / "cache").mkdir()
+        made = converter.submit(tmp_path / "n.ipynb", tmp_path / "cache").result(timeout=120)
+        assert made.title.startswith("A title")
+    finally:
+        converter.close()

@@ -164,6 +164,20 @@ class _Exporter:
             filters={"highlight_code": nbconvert2.mk_custom_highlight_code(extra_css_classes="")},
             theme="", mathjax_url="")
 
+    def warm_up(self) -> None:
+        """Convert a notebook of two cells and drop what it makes: a first conversion compiles
+        nbconvert's templates and loads the highlighting's lexer (0.2 s, as long as the conversion
+        itself), which the first notebook an edit changes under ``mkdocs serve`` then does not wait for."""
+        from nbconvert.exporters.exporter import ResourcesDict
+        from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+        cells = [new_markdown_cell("# A heading\n\nSome `code`."),
+                 new_code_cell("print(1)", outputs=[new_output("stream", name="stdout", text="1\n")])]
+        resources = ResourcesDict(mkdocs={"test": "value", "include_requirejs": False},
+                                  metadata=ResourcesDict(name="warm-up", path="."))
+        self.exporter.from_notebook_node(new_notebook(cells=cells, metadata={"language_info": {"name": "python"}}),
+                                         resources=resources)
+
     def convert(self, notebook: Path, data: bytes) -> NotebookHtml:
         """The page of the notebook file ``notebook`` whose bytes, read once, are ``data``: what
         ``from_filename`` of nbconvert 7.17.2 does with the file, done with those bytes."""
@@ -263,12 +277,15 @@ def main() -> None:
     one JSON reply a line on standard output (``{"done": path}`` once the page is written to that
     file in the ``cache`` folder, named by ``page_name`` of the bytes read, or ``{"error": reason}``),
     until its input ends. It imports nbconvert and makes its exporter as it starts (``keep_ready``
-    then has it ready). What nbconvert prints goes to standard error."""
+    then has it ready), and with ``--warm`` makes a first conversion too (``_Exporter.warm_up``).
+    What nbconvert prints goes to standard error."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's to handle: this ends with its input
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     sys.stdout = sys.stderr  # nothing but replies on the replies' pipe
     try:
         exporter = _Exporter()
+        if "--warm" in sys.argv[1:]:
+            exporter.warm_up()
     except Exception:  # noqa: BLE001 - each request says why, below
         exporter = None
     for line in sys.stdin:

@@ -151,15 +151,15 @@ class Converter:
         self._finalizer = weakref.finalize(self, _stop, [None])
 
     def keep_ready(self) -> None:
-        """Start the process now if it is not running; it imports nbconvert and makes its exporter
-        at once (``mkdocs serve``: the first notebook an edit changes is then converted without
-        waiting for either).
+        """Start the process now if it is not running; it imports nbconvert, makes its exporter and
+        a first conversion at once (``mkdocs serve``: the first notebook an edit changes is then
+        converted without waiting for any of them).
 
         Raises:
             NotebookError: the process could not be started.
         """
         with self._lock:
-            self._running()
+            self._running(warm=True)
 
     def submit(self, notebook: Path, cache_dir: Path) -> Future:
         """Convert the notebook file ``notebook``; its page is written to ``cache_dir`` (JSON of a
@@ -184,14 +184,16 @@ class Converter:
             self._pending.append(future)
         return future
 
-    def _running(self) -> subprocess.Popen:
-        """The process, started if it is not running (called with the lock held)."""
+    def _running(self, warm: bool = False) -> subprocess.Popen:
+        """The process, started if it is not running (called with the lock held); ``warm``: it makes
+        a first conversion as it starts (a build's first conversion would make that one)."""
         if self._proc is None or self._proc.poll() is not None:
             env = dict(os.environ, PYTHONPATH=os.pathsep.join(
                 [str(IMPORT_DIR)] + ([os.environ["PYTHONPATH"]]
                                                                  if os.environ.get("PYTHONPATH") else [])))
             try:
-                self._proc = subprocess.Popen([sys.executable, "-m", "docexec.notebooks.convert"], cwd=self.root,
+                self._proc = subprocess.Popen([sys.executable, "-m", "docexec.notebooks.convert"]
+                                              + (["--warm"] if warm else []), cwd=self.root,
                                               env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             except OSError as error:
                 raise NotebookError(f"could not start the notebook converter: {error}") from error
