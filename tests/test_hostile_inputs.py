@@ -237,6 +237,21 @@ def test_a_changed_module_the_worker_imported_trusts_no_entry(tmp_path):
     assert run_all(tmp_path).executed == []  # the new worker recorded the installation as it is
 
 
+def test_a_worker_serving_run_after_run_records_the_installation_once_and_again_when_it_is_gone(tmp_path):
+    """Under ``mkdocs serve`` one worker serves every rebuild: it reads its modules' files once,
+    not before every edited example runs, and writes its record again when the record is gone."""
+    (tmp_path / "snippets/w").mkdir(parents=True)
+    (tmp_path / "snippets/w/one.py").write_text('print("one")  # one\n')
+    assert run_all(tmp_path, cache=False).executed == ["snippets/w/one.py"]
+    record = tmp_path / ".cache/docexec/installation/worker.json"
+    written = record.stat().st_mtime_ns
+    assert run_all(tmp_path, cache=False).executed == ["snippets/w/one.py"]  # the same worker, shared
+    assert record.stat().st_mtime_ns == written
+    record.unlink()
+    assert run_all(tmp_path, cache=False).executed == ["snippets/w/one.py"]
+    assert record.is_file() and not Runner(tmp_path).cache.installation_changed()
+
+
 def test_a_stale_record_of_a_sub_worker_no_longer_started_is_written_anew_not_run_for_ever(tmp_path):
     """A sub-worker's record (``torch.json`` stands for one whose module the worker now imports
     itself, so no sub-worker writes it again) went stale: the worker's run writes it anew, and the

@@ -81,6 +81,12 @@ def prepare(modules: list[str]) -> None:
     gc.freeze()
 
 
+#: The installation records this process wrote, each with the modules it had imported then: written
+#: again only once it has imported another (the files' sizes and times are read once per import;
+#: a file changed since is what the build's next look (``RunCache.installation_changed``) must see).
+RECORDED: dict[str, frozenset[str]] = {}
+
+
 def record_installation(root: str, preload: list[str], worker: bool = False) -> None:
     """Write the size and modification time of every installed module file this process has
     imported (torch and what it imports, and ``preload``) to
@@ -97,6 +103,11 @@ def record_installation(root: str, preload: list[str], worker: bool = False) -> 
     from docexec.core.files import write_atomically
     from docexec.run.cache import CACHE_DIR, INSTALLATION_DIR
 
+    name = "-".join(preload) or "worker"
+    folder = os.path.join(root, CACHE_DIR, INSTALLATION_DIR)
+    record, imported = os.path.join(folder, f"{name}.json"), frozenset(sys.modules)
+    if RECORDED.get(record) == imported and os.path.exists(record):
+        return  # a worker serving request after request (mkdocs serve) has imported nothing since
     places = tuple(os.path.join(p, "") for p in {sys.prefix, sys.base_prefix, sys.exec_prefix})
     files = {}
     for module in list(sys.modules.values()):
@@ -105,10 +116,9 @@ def record_installation(root: str, preload: list[str], worker: bool = False) -> 
             with contextlib.suppress(OSError):
                 stat = os.stat(path)
                 files[path] = [stat.st_size, stat.st_mtime_ns]
-    name = "-".join(preload) or "worker"
-    folder = os.path.join(root, CACHE_DIR, INSTALLATION_DIR)
     with contextlib.suppress(OSError):
-        write_atomically(os.path.join(folder, f"{name}.json"), json.dumps(files, sort_keys=True))
+        write_atomically(record, json.dumps(files, sort_keys=True))
+        RECORDED[record] = imported
         for other in os.listdir(folder) if worker else []:
             modules = other.removesuffix(".json").split("-")
             if other.endswith(".json") and other != f"{name}.json" and all(m in sys.modules for m in modules):
