@@ -56,9 +56,10 @@ build: setup  ## strict build into site/
 test: setup lint  ## the linter, then the whole test suite
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile --durations=12
 
-# test-fast shares out single tests, not modules (none of its modules has a costly module-wide
-# fixture), each process taking more from the other's share when it runs out: kept whole, the two
-# largest modules (test_execute, test_runner: 30 s each) left one process working alone for 20 s.
+# test-fast shares out single tests, not modules, each process taking more from the other's share
+# when it runs out: kept whole, the two largest modules (test_execute, test_runner: 30 s each) left
+# one process working alone for 20 s. A module's shared fixtures (3 to 6 s at most here) are then
+# made in each process that runs one of its tests.
 test-fast: setup  ## the tests marked slow left out (site builds, browsers, a second PyTorch, timeouts): for the edit loop
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal -m "not slow"
 

@@ -342,3 +342,16 @@ def test_a_warmed_up_exporter_makes_the_same_page_and_keep_ready_starts_one_warm
         assert made.title.startswith("A title")
     finally:
         converter.close()
+
+
+def test_a_warm_up_that_fails_says_so_in_one_line_and_the_notebooks_are_converted_all_the_same(monkeypatch, capsys):
+    from docexec.notebooks import convert
+
+    def broken(self):
+        raise RuntimeError("no templates")
+
+    monkeypatch.setattr(convert._Exporter, "warm_up", broken)
+    assert convert._ready_exporter(warm=True) is None  # the first request makes a new exporter
+    assert capsys.readouterr().err == ("docexec: the notebook converter's first conversion failed (RuntimeError: "
+                                       "no templates); the notebooks are converted without it\n")
+    assert isinstance(convert._ready_exporter(warm=False), convert._Exporter)

@@ -272,6 +272,24 @@ def _write_page(made: NotebookHtml, out: Path) -> None:
     write_atomically(out, sealed(out.name, page))  # read back by notebook_html._read, which checks the seal
 
 
+def _ready_exporter(warm: bool) -> _Exporter | None:
+    """The process's exporter, made as it starts, or None if it cannot be made (each request then
+    says why); with ``warm``, after a first conversion (``_Exporter.warm_up``), whose failure is
+    said in one line on standard error (None: the first request makes a new exporter)."""
+    try:
+        exporter = _Exporter()
+    except Exception:  # noqa: BLE001 - each request says why
+        return None
+    if warm:
+        try:
+            exporter.warm_up()
+        except Exception as error:  # noqa: BLE001 - said here; the notebooks are converted all the same
+            print(f"docexec: the notebook converter's first conversion failed ({type(error).__name__}: "
+                  f"{error}); the notebooks are converted without it", file=sys.stderr)
+            return None
+    return exporter
+
+
 def main() -> None:
     """The converting process: one JSON request a line on standard input (``notebook``, ``cache``),
     one JSON reply a line on standard output (``{"done": path}`` once the page is written to that
@@ -282,12 +300,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's to handle: this ends with its input
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     sys.stdout = sys.stderr  # nothing but replies on the replies' pipe
-    try:
-        exporter = _Exporter()
-        if "--warm" in sys.argv[1:]:
-            exporter.warm_up()
-    except Exception:  # noqa: BLE001 - each request says why, below
-        exporter = None
+    exporter = _ready_exporter(warm="--warm" in sys.argv[1:])
     for line in sys.stdin:
         request = json.loads(line)
         try:
