@@ -1,19 +1,17 @@
 """A chapter as a Jupyter notebook, made from the same page record and results as the page.
 
-The page's prose becomes Markdown cells and each snippet include a code cell whose outputs are what
-the snippet printed in this build (stdout and stderr streams, addresses shown as ``0x…``: the same
-pieces the page shows, ``docexec.pages.render.include_output``); the graph figures that follow a fence on
-the page follow its last cell, as SVG images. Material-only syntax is turned into plain Markdown that
-Jupyter renders: admonitions become a bold title over their text, reference-style links are
-inlined (Jupyter resolves them only within one cell), links to other pages point to the published
-site, and concept diagrams become SVG attachments.
+The page's prose becomes Markdown cells and each snippet include a code cell whose outputs are what the snippet
+printed in this build (stdout and stderr streams, addresses shown as ``0x…``: the same pieces the page shows,
+``docexec.pages.render.include_output``); the graph figures that follow a fence on the page follow its last cell, as
+SVG images. Material-only syntax is turned into plain Markdown that Jupyter renders: admonitions become a bold title
+over their text, reference-style links are inlined (Jupyter resolves them only within one cell), links to other
+pages point to the published site, and concept diagrams become SVG attachments.
 
 The result is an ``nbformat`` 4.5 notebook as a ``dict`` (https://nbformat.readthedocs.io/en/latest/format_description.html);
-``dumps`` gives its JSON text, the same bytes for the same inputs. Its title is the chapter's with
-"(notebook)" after it, its first note links to the chapter, and its code cells are numbered as a
-kernel running it from the top numbers them. ``docexec.notebooks.convert.inline_figures`` puts the
-figures of the notebook's page (which nbconvert shows as images) in as inline SVG, as on the
-chapter's page.
+``dumps`` gives its JSON text, the same bytes for the same inputs. Its title is the chapter's with "(notebook)"
+after it, its first note links to the chapter, and its code cells are numbered as a kernel running it from the top
+numbers them. ``docexec.notebooks.convert.inline_figures`` puts the figures of the notebook's page (which nbconvert
+shows as images) in as inline SVG, as on the chapter's page.
 """
 
 from __future__ import annotations
@@ -133,6 +131,16 @@ class _Cells:
                            "source": source, "outputs": outputs})
 
 
+def _diagram_cell(diagram, results: Results, drawings: Drawings, cells: _Cells) -> None:
+    """A page's committed diagram (a DOT file), drawn and attached to the prose cell, with its caption."""
+    svg = drawings.svg((results.root / diagram.path).read_text(encoding="utf-8"), "nb")
+    name = Path(diagram.path).with_suffix(".svg").name
+    cells.attachments[name] = {"image/svg+xml": base64.b64encode(svg.encode()).decode()}
+    cells.prose.append(f"![{diagram.alt}](attachment:{name})")
+    if diagram.caption:
+        cells.prose.append(f"\n*{diagram.caption}*")
+
+
 def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url: str = "",
                      colab: bool = False) -> dict:
     """Build the notebook of one chapter page.
@@ -180,13 +188,7 @@ def chapter_notebook(page: Page, results: Results, drawings: Drawings, site_url:
             index += 1
             continue
         if index in diagrams:
-            diagram = diagrams[index]
-            svg = drawings.svg((results.root / diagram.path).read_text(encoding="utf-8"), "nb")
-            name = Path(diagram.path).with_suffix(".svg").name
-            cells.attachments[name] = {"image/svg+xml": base64.b64encode(svg.encode()).decode()}
-            cells.prose.append(f"![{diagram.alt}](attachment:{name})")
-            if diagram.caption:
-                cells.prose.append(f"\n*{diagram.caption}*")
+            _diagram_cell(diagrams[index], results, drawings, cells)
         else:
             fenced = index in page.fenced
             text = quoting.get(index, page.lines[index])

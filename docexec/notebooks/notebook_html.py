@@ -17,9 +17,9 @@ these differences:
 * that process keeps one exporter for every notebook, and under ``mkdocs serve`` for every rebuild;
 * the last step of nbconvert's ``HTMLExporter`` (alternative text for images that have none, and
   ``tabindex="0"`` on cells' inputs and outputs, done by parsing the whole page with BeautifulSoup
-  and writing it out again: two thirds of a conversion) is done on the text (``docexec.notebooks.convert.accessible_html``):
-  BeautifulSoup reads the result as the very tree nbconvert writes out (tested), in a third of the
-  time;
+  and writing it out again: two thirds of a conversion) is done on the text
+  (``docexec.notebooks.convert.accessible_html``): BeautifulSoup reads the result as the very tree
+  nbconvert writes out (tested), in a third of the time;
 * the table of contents and the title come from the headings of the page's HTML (``convert.headings``):
   the plugin makes them from a Markdown copy of the notebook without its inline code, so that a
   heading with code lost that code in the contents and the title, and its link missed the
