@@ -28,10 +28,10 @@ def jobs_of(root, converter: Converter) -> tuple[NotebookJobs, Build]:
     return jobs, build
 
 
-def gated_snippet(root):
-    """Write ``snippets/c/a.py``, which prints once the file it waits for exists; returns that file."""
+def gated_snippet(root, path: str = "snippets/c/a.py"):
+    """Write ``path``, which prints once the file it waits for exists; returns that file."""
     gate = root / "gate"
-    write_snippets(root, {"snippets/c/a.py": (
+    write_snippets(root, {path: (
         f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n    time.sleep(0.05)\nprint(1)  # 1\n")})
     return gate
 
@@ -139,14 +139,12 @@ def test_a_cancelled_build_writes_no_more_notebooks(tmp_path):
 def test_a_chapter_whose_snippets_ran_is_made_before_chapters_whose_results_were_cached(tmp_path, monkeypatch):
     """Under ``mkdocs serve`` the notebook of the chapter an edit changed waits for no other: the
     chapters whose results all came from the run cache (ready at the start) are made after it."""
-    gate = tmp_path / "gate"
     write_snippets(tmp_path, {f"snippets/{name}/a.py": f"print('{name}')  # {name}\n" for name in "cde"})
     first = Runner(tmp_path)
     first.start()
     first.wait()  # c, d and e are in the run cache now
     first.close()
-    write_snippets(tmp_path, {"snippets/g/a.py": f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n"
-                                                 "    time.sleep(0.05)\nprint('g')  # g\n"})
+    gate = gated_snippet(tmp_path, "snippets/g/a.py")
     made, build = [], Build(Runner(tmp_path))
     pages = {name: build.page(f'# {name}\n\n```python\n--8<-- "{name}/a.py"\n```\n', f"docs/{name}.md")
              for name in "cdeg"}

@@ -173,8 +173,7 @@ class _Exporter:
 
         cells = [new_markdown_cell("# A heading\n\nSome `code`."),
                  new_code_cell("print(1)", outputs=[new_output("stream", name="stdout", text="1\n")])]
-        resources = ResourcesDict(mkdocs={"test": "value", "include_requirejs": False},
-                                  metadata=ResourcesDict(name="warm-up", path="."))
+        resources = _plugin_resources(ResourcesDict(name="warm-up", path="."))
         self.exporter.from_notebook_node(new_notebook(cells=cells, metadata={"language_info": {"name": "python"}}),
                                          resources=resources)
 
@@ -189,9 +188,9 @@ class _Exporter:
 
         compat.reset_nb2html(nbconvert2)
         modified = datetime.datetime.fromtimestamp(os.path.getmtime(notebook), tz=datetime.UTC)
-        metadata, resources = ResourcesDict(), ResourcesDict()  # defaultdicts: no dict to start from
-        metadata.update(name=notebook.stem, path=str(notebook.parent), modified_date=modified.strftime("%B %-d, %Y"))
-        resources.update(mkdocs={"test": "value", "include_requirejs": False}, metadata=metadata)
+        metadata = ResourcesDict(name=notebook.stem, path=str(notebook.parent),
+                                 modified_date=modified.strftime("%B %-d, %Y"))  # a defaultdict, as nbconvert's
+        resources = _plugin_resources(metadata)
         content, resources = self.exporter.from_file(io.StringIO(data.decode("utf-8")), resources=resources)
         content += f'\n        <style>\n        {resources["inlining"]["css"]}\n        </style>\n        '
         content = inline_figures(chapter_ids(fold_cells(content)))
@@ -270,6 +269,13 @@ def _write_page(made: NotebookHtml, out: Path) -> None:
             write_atomically(sheet, css)
     page = json.dumps({**made.__dict__, "content": content, "stylesheet": stylesheet}).encode()
     write_atomically(out, sealed(out.name, page))  # read back by notebook_html._read, which checks the seal
+
+
+def _plugin_resources(metadata):
+    """The resources mkdocs-jupyter's ``nb2html`` starts a conversion from, with ``metadata``."""
+    from nbconvert.exporters.exporter import ResourcesDict
+
+    return ResourcesDict(mkdocs={"test": "value", "include_requirejs": False}, metadata=metadata)
 
 
 def _ready_exporter(warm: bool) -> _Exporter | None:
