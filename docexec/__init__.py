@@ -64,7 +64,9 @@ in a circle). ``docs/architecture.md`` draws the pipeline.
   * ``docexec.host.build``         one build's state: pages, places, checks, filling;
   * ``docexec.host.renderers``     what fills in each kind of place (one renderer per kind);
   * ``docexec.host.markdown_ext``  the Python-Markdown extension: every host runs it, and with it every check;
-  * ``docexec.host.serve``         ``mkdocs serve``'s rebuilds, the last good build kept on show.
+  * ``docexec.host.serve``         ``mkdocs serve``'s rebuilds, the last good build kept on show;
+  * ``docexec.host.watch``         edits seen under ``mkdocs serve`` as they are written, each once;
+  * ``docexec.host.rendered``      a page's template output given again under ``mkdocs serve``.
 
 ``tasks``: the commands' work
   * ``docexec.tasks.check``         ``make check``;

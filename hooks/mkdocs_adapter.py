@@ -45,7 +45,9 @@ from mkdocs.structure.toc import get_toc
 from docexec.core import compat
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
+from docexec.host.rendered import RenderedPages
 from docexec.host.serve import SearchEntries, TemplateCache, keeping_last_good
+from docexec.host.watch import BothObservers
 from docexec.notebooks.chapter import title_of
 from docexec.notebooks.colab import colab_url
 from docexec.notebooks.notebook_html import STYLESHEET_LINK, NotebookError
@@ -143,10 +145,10 @@ def _aborting():
         raise Abort(f"{where}: {error.strerror or error}") from None
 
 
-#: How often ``mkdocs serve`` looks for edited files (MkDocs: every 0.5 s, so that an edit waited
-#: 0.25 s on average before its rebuild began). Each look lists and stats the watched folders: with
-#: 390 files, an idle server used 3% of a core at 0.5 s, 7% at 0.25 s and 14% at 0.1 s.
-POLL_SECONDS = 0.25
+#: How long ``mkdocs serve`` waits after a change before it rebuilds, in case more follow (an editor
+#: that saves several files, or one file in several writes); MkDocs waits 0.1 s. A change written
+#: meanwhile starts one more rebuild, so a shorter wait costs at worst a rebuild.
+SETTLE_SECONDS = 0.03
 
 
 @dataclass
@@ -155,6 +157,7 @@ class Invocation:
 
     command: str = "build"  # "build", "gh-deploy" or "serve"
     templates: TemplateCache | None = None  # under serve: the compiled templates, for every rebuild
+    rendered: RenderedPages | None = None  # under serve: each page's template output, for the next rebuild
 
 
 INVOCATION = Invocation()
@@ -168,7 +171,7 @@ def on_startup(command, dirty):
     another version of Material than ``compat`` was written for)."""
     INVOCATION.command = command
     if command == "serve":
-        INVOCATION.templates = TemplateCache()
+        INVOCATION.templates, INVOCATION.rendered = TemplateCache(), RenderedPages()
     if command == "serve" and not compat.version_problem("mkdocs-material"):
         try:
             from material.plugins.search import plugin as search
@@ -359,10 +362,14 @@ def on_page_markdown(markdown, page, config, files):
 def on_env(env, config, files):
     """Wait for the run; stop the build listing every problem; draw the figures; fill every page
     in but its drawings and a notebook page's content. Under serve, the templates compiled in an
-    earlier build are used again (``TemplateCache``)."""
+    earlier build are used again (``TemplateCache``), and so is a page's template output while
+    what the template reads for it is the same (``RenderedPages``)."""
+    build = _build(config)
     if INVOCATION.templates is not None:
         env.bytecode_cache = INVOCATION.templates
-    build = _build(config)
+    if INVOCATION.rendered is not None:
+        env.template_class = INVOCATION.rendered.template_class
+        INVOCATION.rendered.begin(build, config)
     with _aborting():
         results = build.runner.wait()
     if results.execute:
@@ -430,6 +437,8 @@ def _chapter_of(notebook_page, nav):
 def on_post_build(config):
     """The build is over: forget its pages, places and drawings (its runner stays for the next)."""
     build = builds.current(_root(config), _folder(config))
+    if INVOCATION.rendered is not None:
+        INVOCATION.rendered.end()
     if build is not None:
         if build.notebook_jobs is not None:
             build.notebook_jobs.join()
@@ -440,8 +449,9 @@ def on_post_build(config):
 
 def on_serve(server, config, builder):
     """Under ``mkdocs serve``, a worker waits for the first edited example (``Runner.keep_ready``)
-    and a converter for the first notebook an edit changes (``Converter.keep_ready``); edits are
-    looked for every ``POLL_SECONDS``. A rebuild
+    and a converter for the first notebook an edit changes (``Converter.keep_ready``); an edit is
+    seen as it is written (``docexec.host.watch``: the system's change notices, MkDocs' polling
+    besides), and rebuilt after ``SETTLE_SECONDS``. A rebuild
     that fails leaves the last good build on show: MkDocs empties the site folder as a build starts
     and, after a failed one, holds every request until a build succeeds. Each good build is kept
     (as hard links, so keeping costs no copying); a failed one is replaced by it, its problems
@@ -452,7 +462,8 @@ def on_serve(server, config, builder):
     rebuild = keeping_last_good(Path(server.root), builder, _log_failure)
     compat.replace_builder(server, rebuild)
     if not compat.version_problem("watchdog"):
-        compat.poll_every(server, POLL_SECONDS)
+        compat.watch_with(server, BothObservers())
+        compat.rebuild_after(server, SETTLE_SECONDS)
     return server
 
 
@@ -468,6 +479,8 @@ def on_build_error(error):
     for build in builds.under_way():
         if build.notebook_jobs is not None:
             build.notebook_jobs.cancel()
+    if INVOCATION.rendered is not None:
+        INVOCATION.rendered.end()
 
 
 def on_shutdown():

@@ -42,15 +42,3 @@ def test_a_page_rendered_with_a_function_of_ours_can_still_render_as_usual():
     compat.render_page_as_usual(page, None, None)
     compat.set_page_title(page, "Title")
     assert calls == ["ours", ("class", None, None)] and compat.page_title(page) == "Title"
-
-
-def test_poll_every_makes_mkdocs_serve_look_for_edits_that_often(tmp_path):
-    from mkdocs.livereload import LiveReloadServer
-
-    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
-    server.watch(str(tmp_path))  # an emitter made before, as for docs_dir
-    assert {emitter.timeout for emitter in server.observer.emitters} == {0.5}
-    compat.poll_every(server, 0.1)
-    server.watch(str(tmp_path / "later"))  # and one made after, as for mkdocs.yml's watch list
-    assert server.observer.timeout == 0.1
-    assert {emitter.timeout for emitter in server.observer.emitters} == {0.1}

@@ -89,14 +89,25 @@ def replace_builder(server, builder: Callable) -> None:
     server.builder = builder
 
 
-def poll_every(server, seconds: float) -> None:
-    """Make ``mkdocs serve`` look for edited files every ``seconds``: MkDocs' ``LiveReloadServer``
-    makes its watchdog ``PollingObserver`` with 0.5 s and no option to change it; the observer's
-    ``_timeout`` is what it gives emitters made later, each emitter's ``_timeout`` how long it
-    waits between two looks (watchdog 7.1.1)."""
-    server.observer._timeout = seconds
-    for emitter in server.observer.emitters:
-        emitter._timeout = seconds
+def watch_with(server, observer) -> None:
+    """Make ``mkdocs serve`` watch its paths with ``observer`` (a watchdog observer) instead of the
+    ``PollingObserver`` it made (``LiveReloadServer.observer``): each path watched so far
+    (``LiveReloadServer._watched_paths``, with how often it was asked for) is unwatched and watched
+    again through ``observer``; paths watched later go to it directly. Before the server starts."""
+    watched = dict(server._watched_paths)
+    for path, count in watched.items():
+        for _ in range(count):
+            server.unwatch(path)
+    server.observer = observer
+    for path, count in watched.items():
+        for _ in range(count):
+            server.watch(path)
+
+
+def rebuild_after(server, seconds: float) -> None:
+    """Make ``mkdocs serve`` begin a rebuild once no file has changed for ``seconds``
+    (``LiveReloadServer.build_delay``, 0.1 s in MkDocs 1.6, set in its ``__init__`` with no option)."""
+    server.build_delay = seconds
 
 
 def reuse_search_entries(search_module, entries) -> None:
