@@ -355,3 +355,26 @@ def test_a_warm_up_that_fails_says_so_in_one_line_and_the_notebooks_are_converte
     assert capsys.readouterr().err == ("docexec: the notebook converter's first conversion failed (RuntimeError: "
                                        "no templates); the notebooks are converted without it\n")
     assert isinstance(convert._ready_exporter(warm=False), convert._Exporter)
+
+
+def test_a_remembered_cell_is_highlighted_once_and_the_page_is_the_same():
+    from mkdocs_jupyter import nbconvert2
+
+    from docexec.core import compat
+    from docexec.notebooks.convert import RememberedHighlight
+
+    highlight, highlighted = nbconvert2.mk_custom_highlight_code(extra_css_classes=""), []
+
+    def counting(source, language=None, metadata=None):
+        highlighted.append(source)
+        return highlight(source, language, metadata)
+
+    cells = [("x = 1", None, {}), ("y = 2", "python", {"tags": ["a"]}), ("x = 1", None, {})]
+    remembered = RememberedHighlight(nbconvert2, counting)
+    pages = []
+    for convert in (remembered, remembered, highlight):  # twice remembered, then as mkdocs-jupyter does
+        compat.reset_nb2html(nbconvert2)  # each notebook numbers its copy buttons from 0
+        pages.append([convert(*cell) for cell in cells])
+    assert pages[0] == pages[1] == pages[2]
+    assert [re.findall(r'id="cell-(\d+)"', html) for html in pages[0]] == [["1"], ["2"], ["3"]]
+    assert highlighted == ["x = 1", "y = 2"]

@@ -141,3 +141,14 @@ def reset_nb2html(nbconvert2) -> None:
     from 0, the kernel's language (module globals of that module)."""
     nbconvert2.cell_id = 0
     nbconvert2.kernel_lang = "python"
+
+
+def nb2html_state(nbconvert2) -> tuple[int, str]:
+    """The copy button number ``nbconvert2``'s highlighting gave last, and the kernel's language
+    (module globals of ``mkdocs_jupyter.nbconvert2``)."""
+    return nbconvert2.cell_id, nbconvert2.kernel_lang
+
+
+def set_copy_button_number(nbconvert2, number: int) -> None:
+    """Make ``number`` the copy button number ``nbconvert2``'s highlighting gave last."""
+    nbconvert2.cell_id = number
