@@ -37,6 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from jinja2 import FileSystemLoader
 from mkdocs.exceptions import Abort
 from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import File, InclusionLevel
@@ -46,7 +47,7 @@ from docexec.core import compat
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
 from docexec.host.rendered import RenderedPages
-from docexec.host.serve import SearchEntries, TemplateCache, keeping_last_good
+from docexec.host.serve import SearchEntries, TemplateCache, ThemeListing, keeping_last_good
 from docexec.host.watch import BothObservers
 from docexec.notebooks.chapter import title_of
 from docexec.notebooks.colab import colab_url
@@ -94,7 +95,8 @@ def _build(config) -> builds.Build:
 def on_config(config):
     """Point the Markdown extension at this repository, make it defer, start the worker early (under
     serve always, so that it has imported torch by the time an author first edits an example),
-    and make the build date reproducible."""
+    and make the build date reproducible. Under serve the installed theme's templates are listed
+    once (``ThemeListing``)."""
     host = type(config).__module__.split(".")[0]  # mkdocs, or properdocs (its fork)
     if host in compat.WRITTEN_FOR and compat.version_problem(host):
         raise Abort(compat.version_problem(host))
@@ -106,6 +108,10 @@ def on_config(config):
     if INVOCATION.command == "serve":  # a worker for the first edit, even if this build runs nothing
         with _aborting():
             runner.keep_ready()
+    if INVOCATION.theme_listing is not None:  # under serve: the installed theme is listed once
+        listing, custom_dir = INVOCATION.theme_listing, config.theme.custom_dir
+        compat.load_templates_with(config.theme, lambda loader: listing.loader(loader, custom_dir)
+                                   if isinstance(loader, FileSystemLoader) else loader)
     else:
         runner.prestart()
     if "SOURCE_DATE_EPOCH" not in os.environ:  # sitemap dates: the last commit's, not today's
@@ -158,6 +164,7 @@ class Invocation:
     command: str = "build"  # "build", "gh-deploy" or "serve"
     templates: TemplateCache | None = None  # under serve: the compiled templates, for every rebuild
     rendered: RenderedPages | None = None  # under serve: each page's template output, for the next rebuild
+    theme_listing: ThemeListing | None = None  # under serve: the installed theme's template names
 
 
 INVOCATION = Invocation()
@@ -172,6 +179,7 @@ def on_startup(command, dirty):
     INVOCATION.command = command
     if command == "serve":
         INVOCATION.templates, INVOCATION.rendered = TemplateCache(), RenderedPages()
+        INVOCATION.theme_listing = ThemeListing()
     if command == "serve" and not compat.version_problem("mkdocs-material"):
         try:
             from material.plugins.search import plugin as search

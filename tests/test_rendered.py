@@ -105,3 +105,25 @@ def test_a_template_rendered_without_a_page_is_rendered_as_usual(site):
     env.template_class = site.rendered.template_class
     site.rendered.begin(Build(Runner(site.root)), site.config)
     assert env.get_template("404.html").render(x=1, page=None) == "<p>1</p>"
+
+
+def test_the_installed_themes_templates_are_listed_once_and_the_custom_dir_every_time(tmp_path):
+    from mkdocs.theme import Theme
+
+    from docexec.core import compat
+    from docexec.host.serve import ThemeListing
+
+    custom = tmp_path / "overrides"
+    (custom / "partials").mkdir(parents=True)
+    (custom / "partials" / "footer.html").write_text("<footer></footer>")
+    listing, lists = ThemeListing(), []
+    for _ in range(2):  # two builds, each with a new Theme, as under serve
+        theme = Theme(name="mkdocs", custom_dir=str(custom))
+        plain = theme.get_env().loader.list_templates()
+        compat.load_templates_with(theme, lambda loader: listing.loader(loader, str(custom)))
+        lists.append(theme.get_env().loader.list_templates())
+        assert lists[-1] == plain  # what MkDocs' own loader lists
+        (custom / "main.html").write_text("{% extends 'base.html' %}")  # the project's templates: seen
+        installed = set(theme.dirs) - {str(custom)}
+    assert "main.html" in lists[1] and lists[1].count("partials/footer.html") == 1
+    assert set(listing.names) == installed and len(installed) == 2  # only installed folders' names are kept

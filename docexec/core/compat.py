@@ -104,6 +104,20 @@ def watch_with(server, observer) -> None:
             server.watch(path)
 
 
+def load_templates_with(theme, make_loader: Callable) -> None:
+    """Make the environments ``theme`` (MkDocs' ``Theme``, made anew for each build) gives
+    (``Theme.get_env``, which a build calls once, before listing the theme's files) load templates
+    with the loader ``make_loader(loader)`` makes of the one MkDocs gave them."""
+    get_env = theme.get_env
+
+    def get_env_with_loader():
+        env = get_env()
+        env.loader = make_loader(env.loader)
+        return env
+
+    theme.get_env = get_env_with_loader
+
+
 def rebuild_after(server, seconds: float) -> None:
     """Make ``mkdocs serve`` begin a rebuild once no file has changed for ``seconds``
     (``LiveReloadServer.build_delay``, 0.1 s in MkDocs 1.6, set in its ``__init__`` with no option)."""
