@@ -47,7 +47,7 @@ from docexec.core import compat
 from docexec.graphs.figures import GraphvizError
 from docexec.host import build as builds
 from docexec.host.rendered import RenderedPages
-from docexec.host.serve import SearchEntries, TemplateCache, ThemeListing, keeping_last_good
+from docexec.host.serve import SearchEntries, TemplateCache, ThemeListing, freeze_what_lasts, keeping_last_good
 from docexec.host.watch import BothObservers
 from docexec.notebooks.chapter import title_of
 from docexec.notebooks.colab import colab_url
@@ -165,6 +165,7 @@ class Invocation:
     templates: TemplateCache | None = None  # under serve: the compiled templates, for every rebuild
     rendered: RenderedPages | None = None  # under serve: each page's template output, for the next rebuild
     theme_listing: ThemeListing | None = None  # under serve: the installed theme's template names
+    run_order: list[str] | None = None  # under serve: the order the last build ran the snippets in
 
 
 INVOCATION = Invocation()
@@ -189,12 +190,17 @@ def on_startup(command, dirty):
 
 
 def on_pre_build(config):
-    """Begin a build: its snippets start running; pages are converted meanwhile (see ``on_env``)."""
+    """Begin a build: its snippets start running; pages are converted meanwhile (see ``on_env``).
+    The run starts in ``on_files``, which knows the chapters' order; under serve, a rebuild's run
+    starts here, in the order of the build before (MkDocs lists the files and the theme's in the
+    meantime: the edited example's result and its notebook come that much sooner)."""
     with _aborting():
         build = builds.begin(_root(config), _folder(config), _include_paths(config), Path(config.docs_dir).name,
-                             start=False,  # on_files starts the run, knowing the chapters' order
-                             preview=INVOCATION.command == "serve")
+                             start=False, preview=INVOCATION.command == "serve")
         build.drawings.program  # noqa: B018 - looked up once per build: a server notices Graphviz installed
+        if INVOCATION.run_order is not None:
+            build.runner.start(first=INVOCATION.run_order)
+            build.run_started = True
     if build.drift_problem is not None:  # reported, not failed: see docexec.pages.drift_page
         log.info(str(build.drift_problem))
 
@@ -230,8 +236,12 @@ def on_files(files, config):
         for problem in problems:
             log.error(str(problem))
         raise ProblemsFound(problems)
-    with _aborting():
-        build.runner.start(first=[path for page in build.notebooks.values() for path in page.snippets])
+    first = [path for page in build.notebooks.values() for path in page.snippets]
+    if INVOCATION.command == "serve":
+        INVOCATION.run_order = first
+    if not build.run_started:
+        with _aborting():
+            build.runner.start(first=first)
     if build.drift is not None:
         files.append(File.generated(config, drift_page.PAGE, content=drift_page.page_markdown(build.drift, pages)))
         _add_to_nav(config.nav, {f"What changes in PyTorch {build.drift.torch}": drift_page.PAGE})
@@ -459,7 +469,8 @@ def on_serve(server, config, builder):
     """Under ``mkdocs serve``, a worker waits for the first edited example (``Runner.keep_ready``)
     and a converter for the first notebook an edit changes (``Converter.keep_ready``); an edit is
     seen as it is written (``docexec.host.watch``: the system's change notices, MkDocs' polling
-    besides), and rebuilt after ``SETTLE_SECONDS``. A rebuild
+    besides), and rebuilt after ``SETTLE_SECONDS``; what the first build leaves alive is kept out
+    of the garbage collector's full collections (``freeze_what_lasts``). A rebuild
     that fails leaves the last good build on show: MkDocs empties the site folder as a build starts
     and, after a failed one, holds every request until a build succeeds. Each good build is kept
     (as hard links, so keeping costs no copying); a failed one is replaced by it, its problems
@@ -467,6 +478,7 @@ def on_serve(server, config, builder):
     with _aborting():  # the first edit then costs a fork, not an import of torch or nbconvert
         builds.runner_for(_root(config), _folder(config)).keep_ready()
         builds.converter_for(_root(config)).keep_ready()
+    freeze_what_lasts()
     rebuild = keeping_last_good(Path(server.root), builder, _log_failure)
     compat.replace_builder(server, rebuild)
     if not compat.version_problem("watchdog"):

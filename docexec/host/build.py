@@ -90,6 +90,7 @@ class Build:
         self.notebooks: dict[str, Page] = {}  # a chapter notebook's path in the site -> its page
         self.notebook_pages = NotebookPages(self.root / NOTEBOOK_HTML_CACHE, converter_for(self.root))  # their HTML
         self.notebook_jobs: NotebookJobs | None = None  # what makes them (the MkDocs hook starts it)
+        self.run_started = False  # whether the host started this build's run (runner.start)
         self.page_store = PageStore(self.root / PAGE_HTML_CACHE)  # pages' HTML kept between builds (the hook)
         self._diagram_problems: list[Problem] | None = None
         self.reported: set[str] = set()  # problems written to stderr (report_once)

@@ -1,5 +1,7 @@
-"""Under ``mkdocs serve`` a page's template output is given again while everything the template
-reads for the page is the same, and rendered anew when any of it changed."""
+"""Under ``mkdocs serve`` a rebuild redoes only what an edit changed: a page's template output is
+given again while everything the template reads for the page is the same, and rendered anew when
+any of it changed; the installed theme is listed once; what the first build leaves alive is kept
+out of the collector's full collections."""
 
 from __future__ import annotations
 
@@ -127,3 +129,18 @@ def test_the_installed_themes_templates_are_listed_once_and_the_custom_dir_every
         installed = set(theme.dirs) - {str(custom)}
     assert "main.html" in lists[1] and lists[1].count("partials/footer.html") == 1
     assert set(listing.names) == installed and len(installed) == 2  # only installed folders' names are kept
+
+
+def test_what_the_first_build_leaves_alive_is_kept_out_of_full_collections():
+    import gc
+
+    from docexec.host.serve import freeze_what_lasts
+
+    kept = [{"a": [1]} for _ in range(1000)]  # what a first build leaves: modules, caches, templates
+    try:
+        freeze_what_lasts()
+        assert gc.get_freeze_count() >= len(kept)
+        scanned = {id(item) for item in gc.get_objects(generation=2)}  # what a full collection looks at
+        assert not any(id(item) in scanned for item in kept)
+    finally:
+        gc.unfreeze()
