@@ -108,12 +108,12 @@ def on_config(config):
     if INVOCATION.command == "serve":  # a worker for the first edit, even if this build runs nothing
         with _aborting():
             runner.keep_ready()
+    else:
+        runner.prestart()
     if INVOCATION.theme_listing is not None:  # under serve: the installed theme is listed once
         listing, custom_dir = INVOCATION.theme_listing, config.theme.custom_dir
         compat.load_templates_with(config.theme, lambda loader: listing.loader(loader, custom_dir)
                                    if isinstance(loader, FileSystemLoader) else loader)
-    else:
-        runner.prestart()
     if "SOURCE_DATE_EPOCH" not in os.environ:  # sitemap dates: the last commit's, not today's
         try:
             stamp = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=root, capture_output=True,
@@ -152,9 +152,10 @@ def _aborting():
 
 
 #: How long ``mkdocs serve`` waits after a change before it rebuilds, in case more follow (an editor
-#: that saves several files, or one file in several writes); MkDocs waits 0.1 s. A change written
-#: meanwhile starts one more rebuild, so a shorter wait costs at worst a rebuild.
-SETTLE_SECONDS = 0.03
+#: that saves several files, or one file in several writes: an editor's save takes a few
+#: milliseconds); MkDocs waits 0.1 s. A change written later than this starts one more rebuild (and
+#: reload), whose page is right: a shorter wait costs at worst a rebuild.
+SETTLE_SECONDS = 0.05
 
 
 @dataclass
@@ -500,7 +501,7 @@ def on_build_error(error):
         if build.notebook_jobs is not None:
             build.notebook_jobs.cancel()
     if INVOCATION.rendered is not None:
-        INVOCATION.rendered.end()
+        INVOCATION.rendered.end(finished=False)
 
 
 def on_shutdown():

@@ -28,6 +28,7 @@ class Site:
         self.config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"),
                                       theme=SimpleNamespace(custom_dir=None))
         self.titles = {"a": "Page A", "b": "Page B"}
+        self.metas = {"a": {}, "b": {}}
         self.texts = {"a": "<p>one</p>", "b": "<p>two</p>"}
         self.lates = {"a": "<p>late part of a</p>", "b": "<p>late part of b</p>"}
 
@@ -35,7 +36,8 @@ class Site:
         late = build.place(PageHtml(html=self.lates[name]))  # a place the template leaves
         return SimpleNamespace(file=SimpleNamespace(src_uri=f"{name}.md", url=f"{name}/"), url=f"{name}/",
                                canonical_url=None,
-                               edit_url=None, title=self.titles[name], toc="", meta={}, is_homepage=False,
+                               edit_url=None, title=self.titles[name], toc="", meta=dict(self.metas[name]),
+                               is_homepage=False,
                                active=True, previous_page=None, next_page=None, ancestors=[],
                                content=self.texts[name] + late)
 
@@ -81,6 +83,16 @@ def test_a_new_title_renders_every_page_again(site):
     assert rendered == ["a.md", "b.md"] and "Page Bee;" in outputs["a"]
 
 
+def test_a_new_subtitle_renders_every_page_again(site):  # Material shows it in every page's nav
+    site.build()
+    site.metas["b"] = {"subtitle": "in short"}
+    _, rendered = site.build()
+    assert rendered == ["a.md", "b.md"]
+    site.metas["b"] = {}
+    _, rendered = site.build()
+    assert rendered == ["a.md", "b.md"]
+
+
 def test_new_content_renders_that_page_again(site):
     first, _ = site.build()
     site.texts["a"] = "<p>one, edited</p>"
@@ -93,6 +105,17 @@ def test_a_place_that_stands_for_something_new_renders_that_page_again(site):
     site.lates["b"] = "<p>a new drawing</p>"  # the same comment in the content, a new figure behind it
     outputs, rendered = site.build()
     assert rendered == ["b.md"] and "a new drawing" in outputs["b"]
+
+
+def test_a_page_no_longer_built_is_forgotten_once_a_build_finishes(site):
+    site.build()
+    assert sorted(site.rendered.kept) == ["a.md", "b.md"]
+    site.rendered.begin(Build(Runner(site.root)), site.config)
+    site.rendered.end(finished=False)  # a build that stopped before rendering a page forgets none
+    assert sorted(site.rendered.kept) == ["a.md", "b.md"]
+    site.rendered.begin(Build(Runner(site.root)), site.config)
+    site.rendered.end()
+    assert site.rendered.kept == {}
 
 
 def test_an_edited_mkdocs_yml_renders_every_page_again(site):

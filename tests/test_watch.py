@@ -146,3 +146,16 @@ def test_mkdocs_serve_rebuilds_after_the_wait_given_it(tmp_path):
     assert server.build_delay == 0.1  # MkDocs' own: the attribute set is the one it reads
     compat.rebuild_after(server, 0.03)
     assert server.build_delay == 0.03
+
+
+def test_a_file_written_without_a_change_is_not_an_edit(tmp_path):
+    (tmp_path / "page.md").write_text("# A page\n")
+    observer = BothObservers(timeout=0.1)
+    reports = watching(tmp_path, observer)
+    try:
+        with open(tmp_path / "page.md", "r+"):  # opened for writing and closed, as some tools do
+            pass
+        time.sleep(1.0)
+    finally:
+        stop(observer)
+    assert reports.paths == []

@@ -6,9 +6,10 @@ An edit changes one page, yet MkDocs renders the theme's template for every page
 environment's templates (Jinja2's ``Environment.template_class``) look up a page's output by a key
 of what the template is given: the page (its content, with each place of this build renumbered as
 ``Build.detach`` does, and what each place stands for; its address, title, table of contents,
-metadata, neighbours and section), the whole nav and list of pages (titles and addresses: a page's
-new title shows on every page), the scalar entries of the context, ``mkdocs.yml``, and the
-theme's ``custom_dir`` (the project's own templates). Any of those different: the template renders
+metadata, neighbours and section), the whole nav and list of pages (titles, addresses and
+metadata: a page's new title, or its ``subtitle`` or ``icon`` in Material's nav, shows on every
+page), the context's entries that are text, numbers or lists of them (``extra_css``), ``mkdocs.yml``,
+and the theme's ``custom_dir`` (the project's own templates). Any of those different: the template renders
 as usual and its output is kept for the next build.
 
 Places left in the output (a figure's drawing, filled after the template) are kept renumbered and
@@ -46,10 +47,14 @@ def _digest(parts: Iterable[str]) -> str:
 
 
 def _nav_items(items) -> list[str]:
-    """Each nav item (section, page or link) as title, address and children, depth first."""
+    """Each nav item (section, page or link) as the theme may show it in the nav of every page:
+    title, address, metadata (Material shows a page's ``icon``, ``subtitle`` and ``status``) and
+    children, depth first."""
     found = []
     for item in items or []:
-        found.append(f"{type(item).__name__}|{item.title}|{getattr(item, 'url', '')}")
+        meta = repr(sorted(getattr(item, "meta", None).items())) if getattr(item, "meta", None) else ""
+        found.append(f"{type(item).__name__}|{item.title}|{getattr(item, 'url', '')}|{meta}"
+                     f"|{getattr(item, 'encrypted', '')}")
         found += [f"  {line}" for line in _nav_items(getattr(item, "children", None))]
     return found
 
@@ -67,8 +72,19 @@ def _theme_files(custom_dir: str | None) -> list[str]:
     return found
 
 
+def _plain(key: str, value) -> str | None:
+    """A context entry as text if it is text or a number, or the list of style sheets or scripts
+    (``extra_javascript`` holds MkDocs' script values, which print as their path); None for the
+    others (the page, the nav and the pages are keyed on their own)."""
+    if isinstance(value, str | int | float | bool):
+        return str(value)
+    if key in ("extra_css", "extra_javascript") and isinstance(value, list | tuple):
+        return "|".join(map(str, value))
+    return None
+
+
 def _neighbour(page) -> str:
-    return "" if page is None else f"{page.title}|{page.url}"
+    return "" if page is None else f"{page.title}|{page.url}|{sorted((page.meta or {}).items())!r}"
 
 
 def _page_parts(page) -> list[str]:
@@ -87,11 +103,12 @@ class RenderedPages:
         self.build: Build | None = None
         self._site: str | None = None
         self._site_parts: list[str] = []
+        self._rendered: set[str] = set()  # the pages this build rendered
         self.template_class = self._template_class()
 
     def begin(self, build: Build, config) -> None:
         """A build's pages are about to be rendered: note what every page's template reads alike."""
-        self.build, self._site = build, None
+        self.build, self._site, self._rendered = build, None, set()
         self._site_parts = [Path(config.config_file_path).read_text(encoding="utf-8", errors="surrogateescape"),
                             *_theme_files(config.theme.custom_dir)]
 
@@ -115,7 +132,8 @@ class RenderedPages:
         content, places = build.detach(page.content or "")
         content = content.replace(build.token, "")  # the places, numbered on the page, not by build
         key = _digest([str(name), self._site_key(context), content, *_page_parts(page),
-                       *(f"{k}={v}" for k, v in sorted(context.items()) if isinstance(v, str | int | float | bool))])
+                       *(f"{k}={_plain(k, v)}" for k, v in sorted(context.items()) if _plain(k, v) is not None)])
+        self._rendered.add(page.file.src_uri)
         kept = self.kept.get(page.file.src_uri)
         if kept is not None and kept.key == key and kept.places_given == places:  # places: compared whole
             return build.attach(kept.html, kept.token, kept.places)
@@ -128,12 +146,16 @@ class RenderedPages:
         """What every page's template reads alike: ``mkdocs.yml``, the theme's own templates, the nav
         and the list of pages (worked out at the first page: by then every title is known)."""
         if self._site is None:
-            pages = [f"{file.src_uri}|{file.url}|{file.page.title if file.page else ''}"
+            pages = [f"{file.src_uri}|{file.url}|{file.page.title if file.page else ''}|"
+                     f"{sorted((file.page.meta or {}).items()) if file.page else ''!r}"
                      for file in context.get("pages") or []]
             nav = context.get("nav")
             self._site = _digest([*self._site_parts, *pages, *_nav_items(nav.items if nav is not None else [])])
         return self._site
 
-    def end(self) -> None:
-        """The build is over: forget it (its kept outputs stay for the next)."""
+    def end(self, finished: bool = True) -> None:
+        """The build is over: forget it, and once it ``finished``, the outputs of pages it did not
+        render (removed or renamed); its own stay for the next."""
+        if finished:
+            self.kept = {page: rendered for page, rendered in self.kept.items() if page in self._rendered}
         self.build = None

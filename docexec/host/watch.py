@@ -52,6 +52,23 @@ class ReportedStates:
         self._states: dict[str, tuple[int, int, int] | None] = {}
         self._lock = threading.Lock()
 
+    def note_files(self, path: str, recursive: bool) -> None:
+        """Note the state of each file at ``path`` (a file, or a folder: its files, and with
+        ``recursive`` those of its folders too) as it is when the watching begins: a file written
+        without a change later (opened for writing and closed) is then no edit."""
+        if os.path.isfile(path):
+            found = [path]
+        else:
+            found = []
+            for base, folders, names in os.walk(path):
+                found += [os.path.join(base, name) for name in names]
+                if not recursive:
+                    folders.clear()
+        states = {file: file_state(file) for file in found}
+        with self._lock:
+            for file, state in states.items():
+                self._states.setdefault(file, state)
+
     def is_new(self, event: FileSystemEvent) -> bool:
         """Whether ``event`` shows a file in a state not passed on before (and note it if so)."""
         paths = [os.fsdecode(event.src_path)] + ([os.fsdecode(event.dest_path)] if event.dest_path else [])
@@ -86,6 +103,7 @@ class BothObservers(PollingObserver):
 
     def schedule(self, event_handler, path, *, recursive=False, event_filter=None, follow_symlink=False):
         once = OnceHandler(event_handler, self.states)
+        self.states.note_files(os.fsdecode(path), recursive)
         watch = super().schedule(once, path, recursive=recursive, event_filter=event_filter,
                                  follow_symlink=follow_symlink)
         if self.native_failed is None:
