@@ -7,6 +7,7 @@ import logging
 import os
 import threading
 import time
+from pathlib import Path
 
 from watchdog.events import FileSystemEventHandler
 from watchdog.observers import Observer
@@ -159,3 +160,17 @@ def test_a_file_written_without_a_change_is_not_an_edit(tmp_path):
     finally:
         stop(observer)
     assert reports.paths == []
+
+
+def test_mkdocs_serve_watches_every_folder_the_pages_include_from():
+    """An edit to a file a page includes (an example, ``includes/abbreviations.md``) rebuilds under
+    serve; the engine's own folder (``docexec/graphs``, for the code chapter 01 shows) is left out."""
+    from mkdocs.config import load_config
+
+    from .conftest import ROOT
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    watched = {Path(folder).resolve() for folder in config.watch} | {Path(config.docs_dir).resolve()}
+    included = {(ROOT / folder).resolve() for folder in config.mdx_configs["pymdownx.snippets"]["base_path"]}
+    engine = (ROOT / "docexec").resolve()
+    assert {folder for folder in included if not folder.is_relative_to(engine)} <= watched
