@@ -19,15 +19,15 @@ them as in any build. Only a serve uses this: ``mkdocs build`` renders every pag
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 
 from docexec.host.build import Build
+from docexec.pages.page_store import parts_digest
+from docexec.source.snippets import files_under
 
 
 @dataclass(frozen=True)
@@ -42,17 +42,13 @@ class Rendered:
     places: list
 
 
-def _digest(parts: Iterable[str]) -> str:
-    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def _nav_items(items) -> list[str]:
     """Each nav item (section, page or link) as the theme may show it in the nav of every page:
     title, address, metadata (Material shows a page's ``icon``, ``subtitle`` and ``status``) and
     children, depth first."""
     found = []
     for item in items or []:
-        meta = repr(sorted(getattr(item, "meta", None).items())) if getattr(item, "meta", None) else ""
+        meta = repr(sorted((getattr(item, "meta", None) or {}).items()))
         found.append(f"{type(item).__name__}|{item.title}|{getattr(item, 'url', '')}|{meta}"
                      f"|{getattr(item, 'encrypted', '')}")
         found += [f"  {line}" for line in _nav_items(getattr(item, "children", None))]
@@ -63,12 +59,12 @@ def _theme_files(custom_dir: str | None) -> list[str]:
     """Name, size and modification time of every file in the theme's ``custom_dir`` (the project's
     own templates; an installed theme changes only when it is installed again, and a serve started
     before that does not watch it)."""
+    if custom_dir is None:
+        return []
     found = []
-    if custom_dir is not None:
-        for base, _, names in os.walk(custom_dir):
-            for name in sorted(names):
-                stat = os.stat(os.path.join(base, name))
-                found.append(f"{os.path.join(base, name)}|{stat.st_size}|{stat.st_mtime_ns}")
+    for name in sorted(files_under(Path(custom_dir), "", "")):
+        stat = os.stat(os.path.join(custom_dir, name))
+        found.append(f"{name}|{stat.st_size}|{stat.st_mtime_ns}")
     return found
 
 
@@ -131,7 +127,7 @@ class RenderedPages:
         build, page = self.build, context["page"]
         content, places = build.detach(page.content or "")
         content = content.replace(build.token, "")  # the places, numbered on the page, not by build
-        key = _digest([str(name), self._site_key(context), content, *_page_parts(page),
+        key = parts_digest([str(name), self._site_key(context), content, *_page_parts(page),
                        *(f"{k}={_plain(k, v)}" for k, v in sorted(context.items()) if _plain(k, v) is not None)])
         self._rendered.add(page.file.src_uri)
         kept = self.kept.get(page.file.src_uri)
@@ -150,7 +146,7 @@ class RenderedPages:
                      f"{sorted((file.page.meta or {}).items()) if file.page else ''!r}"
                      for file in context.get("pages") or []]
             nav = context.get("nav")
-            self._site = _digest([*self._site_parts, *pages, *_nav_items(nav.items if nav is not None else [])])
+            self._site = parts_digest([*self._site_parts, *pages, *_nav_items(nav.items if nav is not None else [])])
         return self._site
 
     def end(self, finished: bool = True) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import atexit
 import copy
 import gc
-import hashlib
 import logging
 import os
 import re
@@ -22,6 +21,7 @@ from jinja2.bccache import Bucket, BytecodeCache
 
 from docexec.core.files import link_copy, write_atomically
 from docexec.host.build import ANY_PLACE
+from docexec.pages.page_store import parts_digest
 
 #: The class of the banner a failed rebuild puts on the pages (styled by docs/stylesheets/extra.css).
 BANNER = "docexec-failed-build"
@@ -131,7 +131,7 @@ class SearchEntries:
         name the build. Any other change to the content, comments included, makes a new key."""
         parts = (ANY_PLACE.sub("", page.content or ""), page.url, str(page.title), str(page.toc),
                  repr(sorted(page.meta.items())))
-        return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+        return parts_digest(parts)
 
     def add(self, index, page, add_entries: Callable) -> None:
         """Add the entries of ``page`` to ``index`` (a ``SearchIndex``): kept ones if the page is

@@ -70,7 +70,8 @@ class ConvertedPage:
     links: dict[str, dict[str, str]] | None = None
 
 
-def _digest(parts: Iterable[str]) -> str:
+def parts_digest(parts: Iterable[str]) -> str:
+    """One digest of ``parts`` in order, each part's length first (no two lists of parts share one)."""
     digest = hashlib.sha256()
     for part in parts:
         data = part.encode("utf-8", "surrogatepass")
@@ -100,7 +101,7 @@ class PageStore:
         self.begun = True
         if common is None:
             return
-        self.common = _digest([source_digest(), markdown.__version__, platform.python_version(), *common])
+        self.common = parts_digest([source_digest(), markdown.__version__, platform.python_version(), *common])
         if snippets_config is not None:
             md = markdown.Markdown(extensions=[SNIPPETS], extension_configs={SNIPPETS: snippets_config})
             self._snippets = md.preprocessors["snippet"]
@@ -116,7 +117,7 @@ class PageStore:
             expanded = "\n".join(self._snippets.run(text.split("\n")))
         except Exception:  # noqa: BLE001 - pymdownx.snippets' own errors: converting reports them
             return None
-        return _digest([self.common, *page, text, expanded])
+        return parts_digest([self.common, *page, text, expanded])
 
     def get(self, key: str) -> ConvertedPage | None:
         """The page kept under ``key``, or None (absent or unreadable: it is converted again)."""
